@@ -1,0 +1,5 @@
+"""``python -m citation_verifier`` runs the CLI."""
+
+from citation_verifier.cli import main
+
+main()

@@ -1,0 +1,112 @@
+"""Command line: ``citation-verifier verify|demo``."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from typing import Annotated
+
+import typer
+from pydantic import ValidationError
+from rich.console import Console
+from rich.table import Table
+
+from citation_verifier.errors import CitationVerifierError
+from citation_verifier.models import Label, Reason, VerifyRequest, VerifyResult
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    help="Check whether the pages an LLM cited actually say what it claimed.",
+)
+
+_LABEL_STYLE = {
+    Label.SUPPORTED: "green",
+    Label.CONTRADICTED: "bold red",
+    Label.NOT_FOUND: "yellow",
+    Label.UNREACHABLE: "dim",
+}
+
+
+def _fail(message: str, code: int = 2) -> typer.Exit:
+    Console(stderr=True).print(f"[red]error:[/red] {message}", highlight=False)
+    return typer.Exit(code)
+
+
+def _validation_message(error: ValidationError) -> str:
+    return "; ".join(
+        f"{'.'.join(str(p) for p in e['loc']) or 'input'}: {e['msg']}" for e in error.errors()
+    )
+
+
+def _print_table(result: VerifyResult) -> None:
+    console = Console()
+    style = _LABEL_STYLE[result.overall]
+    console.print(f"Claim: {result.claim}", highlight=False)
+    console.print(f"Overall: [{style}]{result.overall.value}[/{style}]")
+    table = Table(show_lines=True)
+    for column in ("URL", "label", "reason", "status", "confidence", "evidence"):
+        table.add_column(column, overflow="fold")
+    for c in result.citations:
+        s = _LABEL_STYLE[c.label]
+        table.add_row(
+            c.url if c.final_url in (None, c.url) else f"{c.url}\n→ {c.final_url}",
+            f"[{s}]{c.label.value}[/{s}]",
+            c.reason or "",
+            "" if c.original_status is None else str(c.original_status),
+            f"{c.confidence:.2f}",
+            c.evidence_quote or (c.detail or ""),
+        )
+    console.print(table)
+
+
+@app.command()
+def verify(
+    claim: Annotated[str, typer.Argument(help="The claim the LLM made.")],
+    urls: Annotated[list[str], typer.Argument(help="The URLs it cited.")],
+    json_output: Annotated[
+        bool, typer.Option("--json", help="Print the VerifyResult JSON instead of a table.")
+    ] = False,
+) -> None:
+    """Verify CLAIM against each cited URL."""
+    from citation_verifier.settings import Settings
+    from citation_verifier.verifier import Verifier
+
+    try:
+        request = VerifyRequest(claim=claim, urls=urls)
+    except ValidationError as error:
+        raise _fail(_validation_message(error)) from None
+
+    async def run() -> VerifyResult:
+        async with Verifier(Settings()) as verifier:
+            return await verifier.verify(request)
+
+    try:
+        result = asyncio.run(run())
+    except (CitationVerifierError, ValidationError) as error:
+        raise _fail(str(error)) from None
+    if json_output:
+        sys.stdout.write(result.model_dump_json(indent=2) + "\n")
+    else:
+        _print_table(result)
+    for c in result.citations:
+        if c.reason == Reason.FORBIDDEN_ADDRESS:
+            Console(stderr=True).print(
+                f"[yellow]refused[/yellow] {c.url}: {c.detail}", highlight=False
+            )
+
+
+@app.command()
+def demo() -> None:
+    """Serve a demo site on 127.0.0.1 and verify the article's examples against it."""
+    from citation_verifier.demo import main as run_demo
+
+    try:
+        run_demo()
+    except CitationVerifierError as error:
+        raise _fail(str(error)) from None
+
+
+def main() -> None:
+    """Console-script entry point."""
+    app()

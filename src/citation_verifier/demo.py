@@ -1,0 +1,151 @@
+"""``citation-verifier demo``: a small site on 127.0.0.1 that exercises every rule, verified by
+the real pipeline. Nothing here is precomputed: the labels printed are the pipeline's."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+
+from citation_verifier.loopback import LoopbackSite, Page, redirect
+from citation_verifier.models import VerifyRequest, VerifyResult
+from citation_verifier.settings import Settings
+from citation_verifier.verifier import Verifier
+
+_NAV = (
+    '<nav><a href="/">Home</a> | <a href="/articles">Articles</a> | '
+    '<a href="/about">About</a></nav>'
+)
+_FOOTER = "<footer><p>© 2026 Example Science Weekly. All rights reserved.</p></footer>"
+
+BOILING_HTML = f"""<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>The boiling point of water</title></head>
+<body>{_NAV}
+<main><article>
+<h1>The boiling point of water</h1>
+<p>Water boils at 100 degrees Celsius at sea level. This is the standard boiling point, measured
+at a pressure of one standard atmosphere (101.325 kilopascals).</p>
+<p>At higher altitudes the air pressure is lower, so water boils at a lower temperature. In Denver,
+about 1,600 metres above sea level, water boils at roughly 95 degrees Celsius, which is why pasta
+takes longer to cook there.</p>
+<p>Dissolving salt in water raises its boiling point slightly, but the amount of salt used in
+cooking changes it by less than one degree.</p>
+</article></main>
+{_FOOTER}</body></html>"""
+
+HOME_HTML = f"""<!doctype html><html><head><title>Example Science Weekly</title></head><body>{_NAV}
+<main><h1>Example Science Weekly</h1><p>Welcome. Browse our latest articles on physics,
+chemistry and everyday science. New stories every week from our editors and contributors.</p>
+<p>Subscribe to the newsletter to get the week's best articles in your inbox.</p></main>
+{_FOOTER}</body></html>"""
+
+SOFT_404_HTML = f"""<!doctype html><html><head><title>Page not found</title></head><body>{_NAV}
+<main><h1>Sorry, this page no longer exists</h1><p>The page you are looking for may have been
+moved or deleted.</p></main>{_FOOTER}</body></html>"""
+
+THIN_HTML = f"""<!doctype html><html><head><title>Ocean facts</title></head><body>{_NAV}
+<aside class="fact-box"><p>Quick fact: the Pacific Ocean is the largest and deepest ocean on Earth,
+covering about 165 million square kilometres.</p></aside>{_FOOTER}</body></html>"""
+
+PDF_LINES = (
+    "Annual Report on Glaciers",
+    "",
+    "Mount Everest is 8,849 metres tall according to the 2020 survey.",
+    "The survey was carried out jointly by China and Nepal.",
+)
+
+
+def make_pdf(lines: tuple[str, ...] | list[str]) -> bytes:
+    """A one-page PDF with ``lines`` in Helvetica (ASCII text): enough for text extraction."""
+    stream_lines = ["BT", "/F1 12 Tf", "14 TL", "72 720 Td"]
+    for line in lines:
+        escaped = line.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
+        stream_lines.append(f"({escaped}) Tj T*")
+    stream_lines.append("ET")
+    content = "\n".join(stream_lines).encode("latin-1")
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] "
+        b"/Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>",
+        b"<< /Length " + str(len(content)).encode() + b" >>\nstream\n" + content + b"\nendstream",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+    ]
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += f"{number} 0 obj\n".encode() + body + b"\nendobj\n"
+    xref = len(out)
+    out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode()
+    out += b"".join(f"{offset:010d} 00000 n \n".encode() for offset in offsets)
+    out += (
+        f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode()
+    )
+    return bytes(out)
+
+
+def demo_routes() -> dict[str, Page]:
+    """The demo site's pages."""
+    return {
+        "/": Page(HOME_HTML),
+        "/articles/water-boiling-point": Page(BOILING_HTML),
+        "/old-report": Page("<html><body><h1>404 Not Found</h1></body></html>", status=404),
+        "/2019/10/deep-link-to-moved-story": redirect("/"),
+        "/news/lost-story": Page(SOFT_404_HTML),
+        "/reports/everest": Page(make_pdf(PDF_LINES), content_type="application/pdf"),
+        "/facts/oceans": Page(THIN_HTML),
+    }
+
+
+@dataclass(frozen=True)
+class DemoCase:
+    """A claim and the demo paths cited for it."""
+
+    claim: str
+    paths: tuple[str, ...]
+
+
+ARTICLE_CASES = (
+    DemoCase(
+        "Water boils at 100 degrees Celsius at sea level.",
+        ("/articles/water-boiling-point", "/old-report"),
+    ),
+    DemoCase("Water boils at 50 degrees Celsius at sea level.", ("/articles/water-boiling-point",)),
+)
+OTHER_CASES = (
+    DemoCase("The 2019 story explains how glaciers form.", ("/2019/10/deep-link-to-moved-story",)),
+    DemoCase("The lost story reported record rainfall.", ("/news/lost-story",)),
+    DemoCase("Mount Everest is 8,849 metres tall.", ("/reports/everest",)),
+    DemoCase("The Pacific Ocean is the largest ocean on Earth.", ("/facts/oceans",)),
+)
+
+
+async def run_demo(
+    settings: Settings | None = None,
+) -> tuple[list[VerifyResult], list[VerifyResult]]:
+    """Serve the demo site and verify every demo case against it through the real pipeline."""
+    settings = settings or Settings(allow_private_urls=True)
+    with LoopbackSite(demo_routes()) as site:
+        async with Verifier(settings) as verifier:
+
+            async def run(case: DemoCase) -> VerifyResult:
+                urls = [site.url(path) for path in case.paths]
+                return await verifier.verify(VerifyRequest(claim=case.claim, urls=urls))
+
+            articles = [await run(case) for case in ARTICLE_CASES]
+            others = [await run(case) for case in OTHER_CASES]
+    return articles, others
+
+
+def main() -> None:
+    """Run the demo and print the article's examples as JSON, one line per other page."""
+    articles, others = asyncio.run(run_demo())
+    for result in articles:
+        print(result.model_dump_json(indent=2, exclude={"citations": {"__all__": {"detail"}}}))
+    for result in others:
+        verdict = result.citations[0]
+        quote = f'  quote="{verdict.evidence_quote}"' if verdict.evidence_quote else ""
+        print(
+            f"{verdict.url}  label={verdict.label.value}  reason={verdict.reason or '-'}"
+            f"  status={verdict.original_status}{quote}"
+        )

@@ -1,0 +1,48 @@
+"""What a fetch backend returns, and the protocol every backend implements."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol
+
+
+@dataclass(frozen=True)
+class FetchedPage:
+    """A response as the origin sent it, after redirects. Any HTTP status is a page here;
+    the policy chain decides what a status means."""
+
+    requested_url: str
+    final_url: str
+    status: int
+    content_type: str
+    """Media type, lower case, without parameters; empty when the origin sent none."""
+    body: bytes
+    charset: str | None = None
+    redirects: tuple[str, ...] = ()
+    markdown: str | None = None
+    """Readable text when the backend extracts it itself (e.g. a crawling API); else None."""
+    rid: str | None = None
+    extra: dict[str, object] = field(default_factory=dict)
+
+
+class FetchFailed(Exception):
+    """The backend got no page. Carries the verdict reason; the policy turns it into data."""
+
+    def __init__(self, reason: str, detail: str, *, final_url: str | None = None) -> None:
+        super().__init__(detail)
+        self.reason = reason
+        self.detail = detail
+        self.final_url = final_url
+
+
+class Fetcher(Protocol):
+    """Loads one URL. Raises :class:`FetchFailed` when no page could be had."""
+
+    async def fetch(self, url: str, *, readability: bool = True) -> FetchedPage:
+        """Fetch ``url``. ``readability=False`` asks a backend that extracts text itself for the
+        whole page instead of the cleaned main content; backends returning raw bodies ignore it."""
+        ...
+
+    async def aclose(self) -> None:
+        """Release connections."""
+        ...

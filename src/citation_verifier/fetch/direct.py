@@ -1,0 +1,138 @@
+"""The embedded fetcher: plain HTTP(S) with httpx, behind the SSRF guard on every hop."""
+
+from __future__ import annotations
+
+import asyncio
+import ssl
+from email.message import Message
+from urllib.parse import urljoin, urlsplit, urlunsplit
+
+import httpx
+
+from citation_verifier.fetch.base import FetchedPage, FetchFailed
+from citation_verifier.fetch.ssrf import resolve_allowed
+from citation_verifier.models import Reason
+from citation_verifier.settings import Settings
+
+_REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
+_ACCEPT = "text/html,application/xhtml+xml,application/pdf;q=0.9,text/plain;q=0.8,*/*;q=0.5"
+
+
+def _parse_content_type(value: str | None) -> tuple[str, str | None]:
+    if not value:
+        return "", None
+    msg = Message()
+    msg["content-type"] = value
+    charset = msg.get_param("charset")
+    return msg.get_content_type().lower(), str(charset) if isinstance(charset, str) else None
+
+
+def _pinned_request(url: str, address: str) -> tuple[str, dict[str, str], dict[str, str]]:
+    """Rewrite ``url`` to connect to ``address`` while keeping Host and TLS SNI on the name."""
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    netloc_host = f"[{address}]" if ":" in address else address
+    netloc = f"{netloc_host}:{parts.port}" if parts.port else netloc_host
+    pinned = urlunsplit((parts.scheme, netloc, parts.path or "/", parts.query, ""))
+    host_header = f"[{host}]" if ":" in host else host
+    if parts.port:
+        host_header += f":{parts.port}"
+    extensions = {"sni_hostname": host} if parts.scheme == "https" else {}
+    return pinned, {"Host": host_header}, extensions
+
+
+class DirectFetcher:
+    """Fetches pages itself. Follows redirects by hand so each hop is resolved, checked against
+    the SSRF guard and connected to by the checked address."""
+
+    def __init__(self, settings: Settings) -> None:
+        self._settings = settings
+        self._client = httpx.AsyncClient(
+            follow_redirects=False,
+            trust_env=False,  # never route through an environment proxy we did not vet
+            timeout=httpx.Timeout(settings.fetch_timeout_s, connect=settings.connect_timeout_s),
+            headers={"User-Agent": settings.user_agent, "Accept": _ACCEPT},
+        )
+
+    async def aclose(self) -> None:
+        """Close pooled connections."""
+        await self._client.aclose()
+
+    async def fetch(self, url: str, *, readability: bool = True) -> FetchedPage:
+        """Fetch ``url`` within the configured deadline; raise FetchFailed with a reason."""
+        del readability  # raw bodies: extraction happens locally
+        try:
+            async with asyncio.timeout(self._settings.fetch_timeout_s):
+                return await self._follow(url)
+        except TimeoutError:
+            raise FetchFailed(
+                Reason.TIMEOUT, f"no complete answer within {self._settings.fetch_timeout_s:g} s"
+            ) from None
+        except httpx.TimeoutException as exc:
+            raise FetchFailed(Reason.TIMEOUT, f"timed out: {type(exc).__name__}") from None
+        except (httpx.TransportError, ssl.SSLError, OSError) as exc:
+            raise FetchFailed(
+                Reason.CONNECTION_ERROR, f"connection failed: {type(exc).__name__}: {exc}"
+            ) from None
+
+    async def _follow(self, url: str) -> FetchedPage:
+        current = url
+        visited: list[str] = []
+        for _ in range(self._settings.max_redirects + 1):
+            parts = urlsplit(current)
+            if parts.scheme not in ("http", "https") or not parts.hostname:
+                raise FetchFailed(
+                    Reason.INVALID_REDIRECT, f"redirect to a non-http URL: {current!r}"
+                )
+            port = parts.port or (443 if parts.scheme == "https" else 80)
+            address = await resolve_allowed(
+                parts.hostname, port, allow_private=self._settings.allow_private_urls
+            )
+            pinned, headers, extensions = _pinned_request(current, address)
+            request = self._client.build_request("GET", pinned, headers=headers)
+            request.extensions.update(extensions)
+            response = await self._client.send(request, stream=True)
+            try:
+                location = response.headers.get("location")
+                if response.status_code in _REDIRECT_STATUSES and location:
+                    visited.append(current)
+                    current = urljoin(current, location.strip())
+                    if current in visited:
+                        raise FetchFailed(
+                            Reason.TOO_MANY_REDIRECTS,
+                            f"redirect loop back to {current}",
+                            final_url=current,
+                        )
+                    continue
+                body = await self._read_capped(response)
+            finally:
+                await response.aclose()
+            content_type, charset = _parse_content_type(response.headers.get("content-type"))
+            return FetchedPage(
+                requested_url=url,
+                final_url=current,
+                status=response.status_code,
+                content_type=content_type,
+                charset=charset,
+                body=body,
+                redirects=tuple(visited),
+            )
+        raise FetchFailed(
+            Reason.TOO_MANY_REDIRECTS,
+            f"more than {self._settings.max_redirects} redirects",
+            final_url=current,
+        )
+
+    async def _read_capped(self, response: httpx.Response) -> bytes:
+        limit = self._settings.max_body_bytes
+        declared = response.headers.get("content-length", "")
+        if declared.isdigit() and int(declared) > limit:
+            raise FetchFailed(Reason.TOO_LARGE, f"body of {declared} bytes exceeds {limit} bytes")
+        chunks: list[bytes] = []
+        size = 0
+        async for chunk in response.aiter_bytes():  # decoded bytes: caps decompression bombs too
+            size += len(chunk)
+            if size > limit:
+                raise FetchFailed(Reason.TOO_LARGE, f"body exceeds {limit} bytes")
+            chunks.append(chunk)
+        return b"".join(chunks)

@@ -1,0 +1,178 @@
+"""The SPEC §3 rules, as one ordered chain that every fetch backend runs through.
+
+fetch → dead link → homepage redirect → content type (PDF / HTML / text) → readability text,
+falling back to the whole page when thin → soft 404 → empty page. The result is either a
+:class:`Document` to judge or a :class:`Settled` outcome; the judge never sees the latter.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from dataclasses import dataclass
+from urllib.parse import unquote, urlsplit
+
+from citation_verifier import extract
+from citation_verifier.fetch.base import FetchedPage, Fetcher, FetchFailed
+from citation_verifier.models import Label, Reason, http_reason
+from citation_verifier.settings import Settings
+
+_HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
+_TEXT_TYPES = frozenset({"application/json", "application/xml", "application/ld+json"})
+_NOT_FOUND_TEMPLATE = re.compile(
+    r"""\b404\b|page\s+(?:was\s+)?not\s+found|not\s+be\s+found|(?:could|can)(?:n['’]t|\s*not)\s+be\s+found
+    |no\s+longer\s+(?:exists?|available)|does(?:n['’]t|\s+not)\s+exist|page\s+(?:you|you['’]re)\s+
+    (?:are\s+)?looking\s+for|page\s+(?:has\s+been|was)\s+(?:removed|deleted|moved)|nothing\s+(?:was\s+)?found
+    |seite\s+nicht\s+gefunden|página\s+no\s+encontrada|page\s+introuvable""",
+    re.I | re.X,
+)
+# Failures where the page itself may well exist: the honest label is not_found, not unreachable.
+_NOT_FOUND_FAILURES = frozenset({Reason.TOO_LARGE, Reason.UNSUPPORTED_CONTENT_TYPE})
+
+
+@dataclass(frozen=True)
+class Document:
+    """Readable text of a page that passed every rule and goes on to the judge."""
+
+    url: str
+    final_url: str
+    status: int
+    text: str
+    kind: str
+    """``html``, ``pdf`` or ``text``."""
+    full_page_fallback: bool = False
+    rid: str | None = None
+
+
+@dataclass(frozen=True)
+class Settled:
+    """A verdict the fetch stage reached on its own (dead link, redirect, soft 404, ...)."""
+
+    url: str
+    label: Label
+    reason: str
+    detail: str
+    final_url: str | None = None
+    status: int | None = None
+    rid: str | None = None
+
+
+def _path(url: str) -> str:
+    return unquote(urlsplit(url).path).rstrip("/") or "/"
+
+
+def is_homepage_redirect(requested_url: str, final_url: str) -> bool:
+    """A deep link (path deeper than ``/``) that ended on ``/`` after redirects."""
+    return _path(requested_url) != "/" and _path(final_url) == "/"
+
+
+def is_soft_404(text: str, title: str, settings: Settings) -> bool:
+    """A short page whose text or title reads like a "page not found" template. Long articles
+    that merely mention 404 are kept (the length bound comes first)."""
+    if extract.visible_chars(text) >= settings.soft_404_max_chars:
+        return False
+    return bool(_NOT_FOUND_TEMPLATE.search(text) or _NOT_FOUND_TEMPLATE.search(title))
+
+
+def _kind(page: FetchedPage) -> str | None:
+    head = page.body[:1024].lstrip()
+    if page.content_type == "application/pdf" or head.startswith(b"%PDF-"):
+        return "pdf"
+    if page.markdown is not None or page.content_type in _HTML_TYPES:
+        return "html"
+    if page.content_type.startswith("text/") or page.content_type in _TEXT_TYPES:
+        return "text"
+    if not page.content_type or page.content_type == "application/octet-stream":
+        if b"\x00" in page.body[:4096]:
+            return None
+        lowered = head.lower()
+        return "html" if lowered.startswith((b"<!doctype html", b"<html")) else "text"
+    return None
+
+
+class PagePolicy:
+    """Applies SPEC §3 to one URL through any :class:`Fetcher`."""
+
+    def __init__(self, fetcher: Fetcher, settings: Settings) -> None:
+        self._fetcher = fetcher
+        self._settings = settings
+
+    async def load(self, url: str) -> Document | Settled:
+        """Fetch ``url`` and return its readable text, or the outcome that settles it."""
+        try:
+            return await self._interpret(url, await self._fetcher.fetch(url))
+        except FetchFailed as failure:
+            label = Label.NOT_FOUND if failure.reason in _NOT_FOUND_FAILURES else Label.UNREACHABLE
+            return Settled(url, label, failure.reason, failure.detail, final_url=failure.final_url)
+
+    def _settle(self, page: FetchedPage, label: Label, reason: str, detail: str) -> Settled:
+        return Settled(
+            page.requested_url, label, reason, detail, page.final_url, page.status, page.rid
+        )
+
+    async def _interpret(self, url: str, page: FetchedPage) -> Document | Settled:
+        if not 200 <= page.status < 300:
+            return self._settle(
+                page,
+                Label.UNREACHABLE,
+                http_reason(page.status),
+                f"the origin answered HTTP {page.status}",
+            )
+        if is_homepage_redirect(page.requested_url, page.final_url):
+            return self._settle(
+                page,
+                Label.NOT_FOUND,
+                Reason.REDIRECTED_TO_HOMEPAGE,
+                f"the deep link redirected to the homepage {page.final_url}",
+            )
+        kind = _kind(page)
+        if kind is None:
+            return self._settle(
+                page,
+                Label.NOT_FOUND,
+                Reason.UNSUPPORTED_CONTENT_TYPE,
+                f"cannot read content of type {page.content_type or 'unknown (binary)'}",
+            )
+        if page.markdown is not None:
+            text, title, fallback = await self._backend_markdown(url, page)
+        else:
+            text, title, fallback = await asyncio.to_thread(
+                local_text, page, kind, self._settings.readability_min_chars
+            )
+        if kind == "pdf" and not extract.visible_chars(text):
+            return self._settle(
+                page, Label.NOT_FOUND, Reason.PDF_UNSUPPORTED, "the PDF has no extractable text"
+            )
+        if is_soft_404(text, title, self._settings):
+            return self._settle(
+                page,
+                Label.UNREACHABLE,
+                Reason.SOFT_404,
+                "the page is a short 'page not found' template",
+            )
+        if not extract.visible_chars(text):
+            return self._settle(page, Label.NOT_FOUND, Reason.EMPTY_PAGE, "the page has no text")
+        return Document(url, page.final_url, page.status, text, kind, fallback, page.rid)
+
+    async def _backend_markdown(self, url: str, page: FetchedPage) -> tuple[str, str, bool]:
+        """The backend's readable Markdown; its whole-page version when that is thin."""
+        assert page.markdown is not None
+        if extract.visible_chars(page.markdown) >= self._settings.readability_min_chars:
+            return page.markdown, "", False
+        full = await self._fetcher.fetch(url, readability=False)
+        return full.markdown or "", "", True
+
+
+def local_text(page: FetchedPage, kind: str, readability_min_chars: int) -> tuple[str, str, bool]:
+    """Text of a raw body: ``(text, title, used_full_page_fallback)``. HTML gives readable
+    Markdown, or the whole page's text when that is thin (SPEC §3)."""
+    if kind == "pdf":
+        return extract.pdf_to_text(page.body), "", False
+    decoded = extract.decode_body(page.body, page.charset)
+    if kind == "text":
+        return decoded.strip(), "", False
+    title = extract.html_title(decoded)
+    text = extract.html_to_markdown(decoded, page.final_url)
+    if extract.visible_chars(text) >= readability_min_chars:
+        return text, title, False
+    return extract.html_to_full_text(decoded), title, True

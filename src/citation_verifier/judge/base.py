@@ -1,0 +1,44 @@
+"""The Judge protocol and the raw judgement it returns (SPEC §5)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from citation_verifier.models import Label
+from citation_verifier.passages import Passage
+
+JUDGE_LABELS = frozenset({Label.SUPPORTED, Label.CONTRADICTED, Label.NOT_FOUND})
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """What a judge said, before the quote guard decides whether it stands."""
+
+    label: Label
+    evidence_quote: str | None
+    confidence: float
+    reason: str | None = None
+    """Set when the judge could not judge (``judge_error``); the label is then not_found."""
+    detail: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.label not in JUDGE_LABELS:
+            raise ValueError(f"a judge cannot return {self.label!r}")
+        if not 0.0 <= self.confidence <= 1.0:
+            raise ValueError(f"confidence {self.confidence} is outside [0, 1]")
+
+
+class Judge(Protocol):
+    """Decides whether passages support, contradict or do not settle a claim."""
+
+    @property
+    def name(self) -> str:
+        """Provider and model, recorded with each verdict."""
+        ...
+
+    async def judge(self, claim: str, passages: Sequence[Passage]) -> Judgement:
+        """Judge ``claim`` against ``passages`` only. Never raises for bad model output:
+        returns not_found with reason ``judge_error`` instead."""
+        ...

@@ -1,0 +1,277 @@
+"""The embedded local judge: no key, no network, deterministic.
+
+It reads the passages sentence by sentence, picks the sentence closest to the claim (embedding
+cosine, then claim-term coverage) and decides:
+
+- supported: the sentence is about the claim and covers its content words and every number;
+- contradicted: the sentence is about the claim and covers its content words, but states other
+  numbers for the same thing, or negates what the claim asserts (or the reverse);
+- not_found: otherwise.
+
+The quote is always that sentence, copied from the passages, so it is verbatim by construction.
+This is a lexical baseline: it sees numbers and negation, not paraphrase or world knowledge.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from citation_verifier.judge.base import Judgement
+from citation_verifier.models import Label
+from citation_verifier.passages import Passage
+from citation_verifier.retrieve import Embedder
+
+_SENTENCE_END = re.compile(r"(?<=[.!?…])[\"'”’)\]]*\s+|\n+")
+_TOKEN = re.compile(r"[^\W_]+(?:[.,'’][^\W_]+)*", re.UNICODE)
+_NUMBER = re.compile(r"^\d+(?:[.,]\d+)*$")
+_NEGATIONS = frozenset(
+    [
+        "not",
+        "no",
+        "never",
+        "none",
+        "nobody",
+        "nothing",
+        "neither",
+        "nor",
+        "cannot",
+        "without",
+        "isn't",
+        "aren't",
+        "wasn't",
+        "weren't",
+        "doesn't",
+        "don't",
+        "didn't",
+        "won't",
+        "wouldn't",
+        "can't",
+        "couldn't",
+        "shouldn't",
+        "hasn't",
+        "haven't",
+        "hadn't",
+    ]
+)
+_STOPWORDS = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "and",
+        "or",
+        "but",
+        "if",
+        "then",
+        "of",
+        "at",
+        "by",
+        "for",
+        "with",
+        "about",
+        "against",
+        "between",
+        "into",
+        "through",
+        "during",
+        "before",
+        "after",
+        "above",
+        "below",
+        "to",
+        "from",
+        "up",
+        "down",
+        "in",
+        "out",
+        "on",
+        "off",
+        "over",
+        "under",
+        "again",
+        "further",
+        "once",
+        "here",
+        "there",
+        "when",
+        "where",
+        "why",
+        "how",
+        "all",
+        "any",
+        "both",
+        "each",
+        "few",
+        "more",
+        "most",
+        "other",
+        "some",
+        "such",
+        "only",
+        "own",
+        "same",
+        "so",
+        "than",
+        "too",
+        "very",
+        "s",
+        "t",
+        "can",
+        "will",
+        "just",
+        "should",
+        "now",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "being",
+        "have",
+        "has",
+        "had",
+        "having",
+        "do",
+        "does",
+        "did",
+        "doing",
+        "i",
+        "me",
+        "my",
+        "we",
+        "our",
+        "you",
+        "your",
+        "he",
+        "him",
+        "his",
+        "she",
+        "her",
+        "it",
+        "its",
+        "they",
+        "them",
+        "their",
+        "what",
+        "which",
+        "who",
+        "whom",
+        "this",
+        "that",
+        "these",
+        "those",
+        "am",
+        "as",
+        "until",
+        "while",
+        "also",
+        "would",
+        "could",
+        "may",
+        "might",
+        "must",
+        "shall",
+        "one",
+        "ones",
+        "per",
+    ]
+)
+_MAX_SENTENCE_CHARS = 600
+
+
+@dataclass(frozen=True)
+class _Sentence:
+    text: str
+    tokens: frozenset[str]
+    numbers: frozenset[str]
+    negated: bool
+
+
+def _stem(word: str) -> str:
+    for suffix in ("ing", "edly", "ed", "es", "s"):
+        if len(word) > len(suffix) + 3 and word.endswith(suffix):
+            return word[: -len(suffix)]
+    return word
+
+
+def _analyse(text: str) -> _Sentence:
+    words = [w.lower().replace("’", "'") for w in _TOKEN.findall(text)]
+    numbers = frozenset(w.replace(",", "") for w in words if _NUMBER.match(w))
+    tokens = frozenset(
+        _stem(w) for w in words if w not in _STOPWORDS and w not in _NEGATIONS and w not in numbers
+    )
+    negated = any(w in _NEGATIONS or w.endswith("n't") for w in words)
+    return _Sentence(text, tokens, numbers, negated)
+
+
+def split_sentences(passages: Sequence[Passage]) -> list[str]:
+    """Sentences of the passages, each a verbatim slice of one passage."""
+    sentences: list[str] = []
+    for passage in passages:
+        start = 0
+        for match in [*_SENTENCE_END.finditer(passage.text), None]:
+            end = match.start() if match else len(passage.text)
+            piece = passage.text[start:end].strip()
+            if len(piece) > _MAX_SENTENCE_CHARS:
+                piece = piece[:_MAX_SENTENCE_CHARS].rsplit(" ", 1)[0]
+            if any(ch.isalnum() for ch in piece):
+                sentences.append(piece)
+            if match:
+                start = match.end()
+    return sentences
+
+
+class LocalJudge:
+    """The embedded judge (see module docstring). Thread-safe; CPU work runs off the event loop."""
+
+    def __init__(
+        self, embedder: Embedder, *, support_threshold: float, relevance_threshold: float
+    ) -> None:
+        self._embedder = embedder
+        self._support = support_threshold
+        self._relevance = relevance_threshold
+
+    @property
+    def name(self) -> str:
+        """Provider name recorded with verdicts."""
+        return "local/lexical-minilm"
+
+    async def judge(self, claim: str, passages: Sequence[Passage]) -> Judgement:
+        """Judge ``claim`` against ``passages``."""
+        return await asyncio.to_thread(self.judge_sync, claim, passages)
+
+    def judge_sync(self, claim: str, passages: Sequence[Passage]) -> Judgement:
+        """The same judgement, on the calling thread."""
+        sentences = split_sentences(passages)
+        if not sentences:
+            return Judgement(Label.NOT_FOUND, None, 1.0)
+        vectors = self._embedder.embed([claim, *sentences])
+        similarities = vectors[1:] @ vectors[0]
+        wanted = _analyse(claim)
+        best: tuple[float, float, _Sentence] | None = None
+        for text, similarity in zip(sentences, similarities, strict=True):
+            sentence = _analyse(text)
+            coverage = (
+                len(wanted.tokens & sentence.tokens) / len(wanted.tokens) if wanted.tokens else 0.0
+            )
+            score = (float(similarity) + coverage) / 2
+            if best is None or score > (best[0] + best[1]) / 2:
+                best = (float(similarity), coverage, sentence)
+        assert best is not None
+        similarity, coverage, sentence = best
+        relevant = similarity >= self._relevance and coverage >= self._support
+        confidence = round(min(1.0, max(0.0, (similarity + coverage) / 2)), 4)
+        if not relevant:
+            return Judgement(Label.NOT_FOUND, None, round(1.0 - confidence / 2, 4))
+        numbers_differ = bool(wanted.numbers) and not wanted.numbers <= sentence.numbers
+        if numbers_differ and sentence.numbers:
+            return Judgement(Label.CONTRADICTED, sentence.text, confidence)
+        if wanted.negated != sentence.negated:
+            return Judgement(Label.CONTRADICTED, sentence.text, confidence)
+        if numbers_differ:
+            return Judgement(Label.NOT_FOUND, None, confidence)
+        return Judgement(Label.SUPPORTED, sentence.text, confidence)

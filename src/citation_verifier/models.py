@@ -1,0 +1,129 @@
+"""Typed data shared by every pipeline stage: labels, reasons, requests and verdicts."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from urllib.parse import urlsplit
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+
+class Label(StrEnum):
+    """The four verdicts a citation can get (SPEC §2)."""
+
+    SUPPORTED = "supported"
+    CONTRADICTED = "contradicted"
+    NOT_FOUND = "not_found"
+    UNREACHABLE = "unreachable"
+
+
+class Reason(StrEnum):
+    """Machine-readable explanation attached to a verdict; ``None`` on a verdict means no reason.
+
+    Dead-link statuses other than 404/410 use ``http_reason(code)`` (``http_500`` and so on).
+    """
+
+    #: The origin answered 404 Not Found.
+    HTTP_404 = "http_404"
+    #: The origin answered 410 Gone.
+    HTTP_410 = "http_410"
+    #: The origin answered 200 with a short "page not found" template.
+    SOFT_404 = "soft_404"
+    #: A deep link landed on the site's homepage after redirects.
+    REDIRECTED_TO_HOMEPAGE = "redirected_to_homepage"
+    #: A PDF whose text could not be extracted.
+    PDF_UNSUPPORTED = "pdf_unsupported"
+    #: The judge's quote does not occur in the passages it was shown.
+    EVIDENCE_QUOTE_NOT_IN_SOURCE = "evidence_quote_not_in_source"
+    #: The fetch did not finish within the configured time.
+    TIMEOUT = "timeout"
+    #: The host name does not resolve.
+    DNS_ERROR = "dns_error"
+    #: The connection was refused, reset or failed at the TLS/protocol level.
+    CONNECTION_ERROR = "connection_error"
+    #: The target resolves to a private, loopback, link-local or reserved address (SSRF guard).
+    FORBIDDEN_ADDRESS = "forbidden_address"
+    #: The origin or an intermediary refused to serve us (bot wall, 401/403/429).
+    BLOCKED = "blocked"
+    #: A crawling backend could not crawl the page.
+    CRAWL_FAILED = "crawl_failed"
+    #: Redirects did not end (loop or more hops than allowed).
+    TOO_MANY_REDIRECTS = "too_many_redirects"
+    #: A redirect pointed somewhere that is not an http(s) URL.
+    INVALID_REDIRECT = "invalid_redirect"
+    #: The body exceeds the configured maximum size.
+    TOO_LARGE = "too_large"
+    #: The body is not HTML, text or PDF (images, archives, binaries).
+    UNSUPPORTED_CONTENT_TYPE = "unsupported_content_type"
+    #: The page loaded but holds no readable text to judge.
+    EMPTY_PAGE = "empty_page"
+    #: The judge failed to produce a usable verdict (invalid output, provider error).
+    JUDGE_ERROR = "judge_error"
+
+
+def http_reason(status: int) -> str:
+    """Reason for a dead-link origin status: ``http_<code>`` (``http_404``, ``http_410``, ...)."""
+    return f"http_{status}"
+
+
+def validate_http_url(url: str) -> str:
+    """``url`` stripped, if it is an absolute http(s) URL with a host; else ValueError."""
+    url = url.strip()
+    parts = urlsplit(url)
+    if parts.scheme.lower() not in ("http", "https"):
+        raise ValueError(f"not an http(s) URL: {url!r}")
+    try:
+        host = parts.hostname
+        _ = parts.port
+    except ValueError as exc:
+        raise ValueError(f"malformed URL {url!r}: {exc}") from None
+    if not host:
+        raise ValueError(f"URL has no host: {url!r}")
+    if any(ch.isspace() for ch in url):
+        raise ValueError(f"URL contains whitespace: {url!r}")
+    return url
+
+
+class VerifyRequest(BaseModel):
+    """One claim and the URLs cited for it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    claim: str = Field(min_length=1, description="The statement the LLM made.")
+    urls: list[str] = Field(min_length=1, description="The URLs it cited for the claim.")
+
+    @field_validator("claim")
+    @classmethod
+    def _claim_not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("claim must not be blank")
+        return value.strip()
+
+    @field_validator("urls")
+    @classmethod
+    def _urls_valid(cls, value: list[str]) -> list[str]:
+        return [validate_http_url(u) for u in value]
+
+
+class UrlVerdict(BaseModel):
+    """The verdict on one cited URL (SPEC §8; extra fields may be added, these stay)."""
+
+    url: str
+    label: Label
+    evidence_quote: str | None = None
+    confidence: float = Field(ge=0.0, le=1.0)
+    final_url: str | None = None
+    original_status: int | None = None
+    rid: str | None = None
+    reason: str | None = None
+    detail: str | None = Field(
+        default=None, description="Human-readable explanation of the reason, when there is one."
+    )
+
+
+class VerifyResult(BaseModel):
+    """The claim's overall label and one verdict per cited URL, in request order."""
+
+    claim: str
+    overall: Label
+    citations: list[UrlVerdict]
