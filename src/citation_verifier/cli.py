@@ -107,6 +107,13 @@ def demo() -> None:
         raise _fail(str(error)) from None
 
 
+# Sub-commands that live in their own modules register here, one line each.
+# serve:
+# batch:
+# eval:
+# audit:
+
+
 def main() -> None:
     """Console-script entry point."""
     app()

@@ -85,9 +85,9 @@ def decode_body(body: bytes, declared_charset: str | None) -> str:
             return body.decode(codec, errors="replace")
     meta = _META_CHARSET.search(body[:4096])
     for candidate in (declared_charset, meta.group(1).decode("ascii") if meta else None):
-        codec = _known_codec(candidate)
-        if codec:
-            return body.decode(codec, errors="replace")
+        known = _known_codec(candidate)
+        if known:
+            return body.decode(known, errors="replace")
     try:
         return body.decode("utf-8")
     except UnicodeDecodeError:

@@ -55,6 +55,8 @@ class Reason(StrEnum):
     TOO_LARGE = "too_large"
     #: The body is not HTML, text or PDF (images, archives, binaries).
     UNSUPPORTED_CONTENT_TYPE = "unsupported_content_type"
+    #: The page needs JavaScript to show its text and no renderer was available.
+    JS_REQUIRED = "js_required"
     #: The page loaded but holds no readable text to judge.
     EMPTY_PAGE = "empty_page"
     #: The judge failed to produce a usable verdict (invalid output, provider error).

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pydantic import Field, SecretStr
+from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -54,8 +54,17 @@ class Settings(BaseSettings):
         default=0.55, ge=0, le=1, description="Cosine a sentence needs to be about the claim."
     )
 
-    # --- secrets (never logged) ---
-    crawlbase_token: SecretStr | None = None
-
     # --- paths ---
     cache_dir: Path = Field(default=Path.home() / ".cache" / "citation-verifier")
+
+    # --- Crawlbase backend (secrets are SecretStr: never printed) ---
+
+    # --- LLM judges ---
+
+    # --- browser rendering ---
+
+    # --- HTTP service ---
+
+    # --- batch ---
+
+    # --- audit ---

@@ -22,6 +22,8 @@ class FetchedPage:
     markdown: str | None = None
     """Readable text when the backend extracts it itself (e.g. a crawling API); else None."""
     rid: str | None = None
+    rendered: bool = False
+    """True when a browser (or a crawling API's JavaScript mode) produced this page."""
     extra: dict[str, object] = field(default_factory=dict)
 
 
@@ -38,9 +40,17 @@ class FetchFailed(Exception):
 class Fetcher(Protocol):
     """Loads one URL. Raises :class:`FetchFailed` when no page could be had."""
 
-    async def fetch(self, url: str, *, readability: bool = True) -> FetchedPage:
+    @property
+    def can_render(self) -> bool:
+        """Whether ``fetch(..., render=True)`` can run JavaScript (browser, JS token)."""
+        ...
+
+    async def fetch(
+        self, url: str, *, readability: bool = True, render: bool = False
+    ) -> FetchedPage:
         """Fetch ``url``. ``readability=False`` asks a backend that extracts text itself for the
-        whole page instead of the cleaned main content; backends returning raw bodies ignore it."""
+        whole page instead of the cleaned main content; backends returning raw bodies ignore it.
+        ``render=True`` asks for the page after JavaScript ran (only when ``can_render``)."""
         ...
 
     async def aclose(self) -> None:

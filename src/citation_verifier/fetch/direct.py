@@ -58,9 +58,18 @@ class DirectFetcher:
         """Close pooled connections."""
         await self._client.aclose()
 
-    async def fetch(self, url: str, *, readability: bool = True) -> FetchedPage:
+    @property
+    def can_render(self) -> bool:
+        """The plain HTTP fetcher runs no JavaScript."""
+        return False
+
+    async def fetch(
+        self, url: str, *, readability: bool = True, render: bool = False
+    ) -> FetchedPage:
         """Fetch ``url`` within the configured deadline; raise FetchFailed with a reason."""
         del readability  # raw bodies: extraction happens locally
+        if render:
+            raise FetchFailed(Reason.JS_REQUIRED, "this fetcher cannot run JavaScript")
         try:
             async with asyncio.timeout(self._settings.fetch_timeout_s):
                 return await self._follow(url)

@@ -27,7 +27,11 @@ _NOT_FOUND_TEMPLATE = re.compile(
     re.I | re.X,
 )
 # Failures where the page itself may well exist: the honest label is not_found, not unreachable.
-_NOT_FOUND_FAILURES = frozenset({Reason.TOO_LARGE, Reason.UNSUPPORTED_CONTENT_TYPE})
+_NOT_FOUND_FAILURES = frozenset(
+    {Reason.TOO_LARGE, Reason.UNSUPPORTED_CONTENT_TYPE, Reason.JS_REQUIRED}
+)
+# Failures of a first, cheap attempt that a rendering attempt may overcome.
+_RENDER_ON_FAILURE = frozenset({Reason.CRAWL_FAILED})
 
 
 @dataclass(frozen=True)
@@ -42,6 +46,7 @@ class Document:
     """``html``, ``pdf`` or ``text``."""
     full_page_fallback: bool = False
     rid: str | None = None
+    rendered: bool = False
 
 
 @dataclass(frozen=True)
@@ -100,10 +105,31 @@ class PagePolicy:
     async def load(self, url: str) -> Document | Settled:
         """Fetch ``url`` and return its readable text, or the outcome that settles it."""
         try:
-            return await self._interpret(url, await self._fetcher.fetch(url))
+            try:
+                page = await self._fetcher.fetch(url)
+            except FetchFailed as failure:
+                if failure.reason not in _RENDER_ON_FAILURE or not self._fetcher.can_render:
+                    raise
+                page = await self._fetcher.fetch(url, render=True)
+            result = await self._interpret(url, page)
+            if self._needs_rendering(page, result):
+                # Same interpretation on the rendered page: it passes exactly the static checks.
+                result = await self._interpret(url, await self._fetcher.fetch(url, render=True))
+            return result
         except FetchFailed as failure:
             label = Label.NOT_FOUND if failure.reason in _NOT_FOUND_FAILURES else Label.UNREACHABLE
             return Settled(url, label, failure.reason, failure.detail, final_url=failure.final_url)
+
+    def _needs_rendering(self, page: FetchedPage, result: Document | Settled) -> bool:
+        """JavaScript escalation (SPEC §3): the cheap attempt left the page thin or empty even
+        after the whole-page fallback, and the backend can render."""
+        if page.rendered or not self._fetcher.can_render:
+            return False
+        if isinstance(result, Document):
+            return result.kind == "html" and (
+                extract.visible_chars(result.text) < self._settings.readability_min_chars
+            )
+        return result.reason == Reason.EMPTY_PAGE
 
     def _settle(self, page: FetchedPage, label: Label, reason: str, detail: str) -> Settled:
         return Settled(
@@ -152,7 +178,9 @@ class PagePolicy:
             )
         if not extract.visible_chars(text):
             return self._settle(page, Label.NOT_FOUND, Reason.EMPTY_PAGE, "the page has no text")
-        return Document(url, page.final_url, page.status, text, kind, fallback, page.rid)
+        return Document(
+            url, page.final_url, page.status, text, kind, fallback, page.rid, page.rendered
+        )
 
     async def _backend_markdown(self, url: str, page: FetchedPage) -> tuple[str, str, bool]:
         """The backend's readable Markdown; its whole-page version when that is thin."""
