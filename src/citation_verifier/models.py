@@ -121,6 +121,7 @@ class UrlVerdict(BaseModel):
     detail: str | None = Field(
         default=None, description="Human-readable explanation of the reason, when there is one."
     )
+    credits: float = Field(default=0.0, ge=0, description="Crawling-API credits this URL cost.")
 
 
 class VerifyResult(BaseModel):
