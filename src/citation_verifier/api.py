@@ -11,7 +11,7 @@ message); 429 too busy (with ``Retry-After``); 503 a configured backend is missi
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any
@@ -21,6 +21,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from citation_verifier import __version__
 from citation_verifier.errors import ConfigurationError
@@ -96,7 +97,7 @@ WATER_RESPONSE: dict[str, Any] = {
 }
 
 
-def _error(status: int, detail: str, headers: dict[str, str] | None = None) -> JSONResponse:
+def _error(status: int, detail: str, headers: Mapping[str, str] | None = None) -> JSONResponse:
     return JSONResponse(ErrorBody(detail=detail).model_dump(exclude_none=True), status, headers)
 
 
@@ -152,6 +153,12 @@ def create_app(settings: Settings | None = None, *, embedder: Embedder | None = 
     )
     app.add_middleware(AccessLog, metrics=metrics)
     app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_: Request, error: StarletteHTTPException) -> JSONResponse:
+        if error.status_code == 400:  # FastAPI's "error parsing the body" (e.g. not UTF-8)
+            return _error(422, "invalid request: the body is not valid UTF-8 JSON")
+        return _error(error.status_code, str(error.detail), error.headers)
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(_: Request, error: RequestValidationError) -> JSONResponse:
