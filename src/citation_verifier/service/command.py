@@ -24,7 +24,12 @@ def serve(
     try:
         settings = Settings()
     except ValidationError as error:
-        typer.echo(f"error: invalid configuration: {error}", err=True)
+        # Field names and messages only: pydantic's own text would echo the values (secrets).
+        problems = "; ".join(
+            f"{str(e['loc'][0]).upper() if e['loc'] else 'settings'}: {e['msg']}"
+            for e in error.errors()
+        )
+        typer.echo(f"error: invalid configuration: {problems}", err=True)
         raise typer.Exit(2) from None
     try:
         sock = bind(host, port)
