@@ -187,7 +187,8 @@ def test_verify_requires_the_api_key_when_one_is_set(
 def test_a_backend_without_its_configuration_answers_503_naming_the_variable(
     start: Callable[[Settings], BackgroundServer],
 ) -> None:
-    service = start(_settings(fetcher="crawlbase", service_api_key=SecretStr("s3cret-value")))
+    # A backend name no branch defines: make_fetcher raises ConfigurationError naming FETCHER.
+    service = start(_settings(fetcher="no-such-backend", service_api_key=SecretStr("s3cret-value")))
     auth = {"Authorization": "Bearer s3cret-value"}
     payload = {"claim": WATER_100, "urls": ["https://example.com/a"]}
     verify = httpx.post(service.url + "/verify", json=payload, headers=auth)
