@@ -9,13 +9,13 @@ status, rid) of the page at hand onto the reused verdict.
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 
 from citation_verifier.models import UrlVerdict
 from citation_verifier.settings import Settings
+from citation_verifier.singleflight import SingleFlight
 
 
 def judge_fingerprint(judge_name: str, settings: Settings) -> str:
@@ -43,7 +43,7 @@ class VerdictCache:
             raise ValueError("max_entries must be at least 1")
         self.max_entries = max_entries
         self._entries: OrderedDict[str, UrlVerdict] = OrderedDict()
-        self._in_flight: dict[str, asyncio.Task[UrlVerdict]] = {}
+        self._flights: SingleFlight[str, UrlVerdict] = SingleFlight(self._store)
         self.hits = 0
         self.misses = 0
 
@@ -60,22 +60,15 @@ class VerdictCache:
             self.hits += 1
             self._entries.move_to_end(key)
             return cached
-        task = self._in_flight.get(key)
-        if task is None:
-            self.misses += 1
-            task = asyncio.ensure_future(compute())
-            self._in_flight[key] = task
-            task.add_done_callback(lambda done: self._finish(key, done))
-        else:
+        verdict, joined = await self._flights.run(key, compute)
+        if joined:
             self.hits += 1
-        return await asyncio.shield(task)
+        else:
+            self.misses += 1
+        return verdict
 
-    def _finish(self, key: str, task: asyncio.Task[UrlVerdict]) -> None:
-        if self._in_flight.get(key) is task:
-            del self._in_flight[key]
-        if task.cancelled() or task.exception() is not None:
-            return
-        self._entries[key] = task.result()
+    def _store(self, key: str, verdict: UrlVerdict) -> None:
+        self._entries[key] = verdict
         self._entries.move_to_end(key)
         while len(self._entries) > self.max_entries:
             self._entries.popitem(last=False)

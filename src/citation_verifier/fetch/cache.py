@@ -8,13 +8,13 @@ next request tries again. Keys are URLs exactly as requested.
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 
 from citation_verifier.fetch.policy import Document, Settled
 from citation_verifier.models import Reason
+from citation_verifier.singleflight import SingleFlight
 
 Loaded = Document | Settled
 Loader = Callable[[str], Awaitable[Loaded]]
@@ -54,7 +54,7 @@ class PageCache:
         self.max_entries = max_entries
         self._clock = clock
         self._entries: OrderedDict[str, tuple[float, Loaded]] = OrderedDict()
-        self._in_flight: dict[str, asyncio.Task[Loaded]] = {}
+        self._flights: SingleFlight[str, Loaded] = SingleFlight(self._store)
         self.hits = 0
         self.misses = 0
         self.shared = 0
@@ -91,18 +91,9 @@ class PageCache:
         if cached is not None:
             self.hits += 1
             return cached
-        task = self._in_flight.get(url)
-        if task is None:
-            self.misses += 1
-            task = asyncio.ensure_future(loader(url))
-            self._in_flight[url] = task
-            task.add_done_callback(lambda done: self._finish(url, done))
-        else:
+        loaded, joined = await self._flights.run(url, lambda: loader(url))
+        if joined:
             self.shared += 1
-        return await asyncio.shield(task)
-
-    def _finish(self, url: str, task: asyncio.Task[Loaded]) -> None:
-        if self._in_flight.get(url) is task:
-            del self._in_flight[url]
-        if not task.cancelled() and task.exception() is None:
-            self._store(url, task.result())
+        else:
+            self.misses += 1
+        return loaded
