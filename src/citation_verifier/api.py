@@ -101,6 +101,16 @@ def _error(status: int, detail: str, headers: Mapping[str, str] | None = None) -
     return JSONResponse(ErrorBody(detail=detail).model_dump(exclude_none=True), status, headers)
 
 
+def _invalid(field: str, message: str) -> JSONResponse:
+    """422 for a limit the schema cannot express (it depends on settings), shaped like the
+    framework's validation errors."""
+    body = ErrorBody(
+        detail=f"invalid request: {field}: {message}",
+        errors=[{"field": field, "message": message}],
+    )
+    return JSONResponse(body.model_dump(), 422)
+
+
 def _field_errors(error: RequestValidationError) -> list[dict[str, str]]:
     out = []
     for item in error.errors():
@@ -223,10 +233,9 @@ def create_app(settings: Settings | None = None, *, embedder: Embedder | None = 
         """Verify one claim against each cited URL (SPEC §8): one verdict per URL, in order,
         and the overall label."""
         if len(body.urls) > settings.service_max_urls:
-            return _error(422, f"invalid request: urls: at most {settings.service_max_urls} URLs")
+            return _invalid("urls", f"at most {settings.service_max_urls} URLs")
         if len(body.claim) > settings.service_max_claim_chars:
-            limit = settings.service_max_claim_chars
-            return _error(422, f"invalid request: claim: at most {limit} characters")
+            return _invalid("claim", f"at most {settings.service_max_claim_chars} characters")
         verifier = state.verifier
         if verifier is None:
             metrics.rejected.labels(why="not_configured").inc()
