@@ -110,6 +110,9 @@ def demo() -> None:
 
 # Sub-commands that live in their own modules register here, one line each.
 # serve:
+from citation_verifier.service.command import serve  # noqa: E402
+
+app.command()(serve)
 # batch:
 # eval:
 app.command("eval")(eval_command)
