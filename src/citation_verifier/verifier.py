@@ -20,12 +20,21 @@ from citation_verifier.settings import Settings
 
 
 def make_fetcher(settings: Settings) -> Fetcher:
-    """The fetch backend chosen by ``FETCHER``."""
-    if settings.fetcher == "direct":
+    """The fetch backend chosen by ``FETCHER`` (``auto``: Crawlbase when a token is set)."""
+    token = settings.crawlbase_token
+    if settings.fetcher == "crawlbase" or (
+        settings.fetcher == "auto" and token is not None and token.get_secret_value().strip()
+    ):
+        from citation_verifier.fetch.crawlbase import CrawlbaseFetcher
+
+        return CrawlbaseFetcher(settings)
+    if settings.fetcher in ("direct", "auto"):
         from citation_verifier.fetch.direct import DirectFetcher
 
         return DirectFetcher(settings)
-    raise ConfigurationError(f"unknown FETCHER {settings.fetcher!r}; expected: direct")
+    raise ConfigurationError(
+        f"unknown FETCHER {settings.fetcher!r}; expected: auto, direct, crawlbase"
+    )
 
 
 def make_judge(settings: Settings, embedder: Embedder) -> Judge:
@@ -84,6 +93,7 @@ class Verifier:
             claim=request.claim,
             overall=aggregate(c.label for c in citations),
             citations=list(citations),
+            credits=sum(c.credits for c in citations),
         )
 
     async def verify_url(self, claim: str, url: str) -> UrlVerdict:
@@ -100,6 +110,8 @@ class Verifier:
                 rid=loaded.rid,
                 reason=loaded.reason,
                 detail=loaded.detail,
+                credits=loaded.credits,
+                attempts=list(loaded.attempts),
             )
         return await self.judge_document(claim, loaded)
 
@@ -121,6 +133,8 @@ class Verifier:
             rid=document.rid,
             reason=verdict.reason,
             detail=judgement.detail,
+            credits=document.credits,
+            attempts=list(document.attempts),
         )
 
 
