@@ -329,6 +329,21 @@ async def test_concurrency_per_token_is_bounded(fake: FakeCrawlbase) -> None:
     assert fake.max_in_flight == 2
 
 
+async def test_waiting_for_a_slot_does_not_count_against_the_timeout(
+    fake: FakeCrawlbase,
+) -> None:
+    for n in range(3):
+        fake.script(f"/q{n}", _ok(f"https://e.com/q{n}", delay_s=0.3))
+    settings = cb_settings(fake, crawlbase_concurrency=1, crawlbase_timeout_s=0.6)
+    fetcher = CrawlbaseFetcher(settings)
+    try:
+        pages = await asyncio.gather(*(fetcher.fetch(f"https://e.com/q{n}") for n in range(3)))
+    finally:
+        await fetcher.aclose()
+    assert [len(p.attempts) for p in pages] == [1, 1, 1]
+    assert fake.max_in_flight == 1
+
+
 def test_fetcher_without_token_names_crawlbase_token() -> None:
     with pytest.raises(ConfigurationError, match="CRAWLBASE_TOKEN"):
         make_fetcher(Settings(fetcher="crawlbase"))

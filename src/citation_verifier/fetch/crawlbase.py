@@ -172,8 +172,10 @@ class CrawlbaseFetcher:
             failure: FetchFailed | None = None
             response: httpx.Response | None = None
             try:
-                async with self._slots[kind], asyncio.timeout(settings.crawlbase_timeout_s):
-                    response = await self._client.get(request_url)
+                # The deadline starts once a slot is ours: queueing for one is not a timeout.
+                async with self._slots[kind]:
+                    async with asyncio.timeout(settings.crawlbase_timeout_s):
+                        response = await self._client.get(request_url)
             except (TimeoutError, httpx.TimeoutException):
                 failure = FetchFailed(
                     Reason.TIMEOUT,
