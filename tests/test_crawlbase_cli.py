@@ -113,3 +113,16 @@ def test_no_token_in_logs_errors_reports_or_stored_data(
     haystack = "\n".join([caplog.text, *outputs])
     for token in (NORMAL_TOKEN, JS_TOKEN):
         assert token not in haystack
+
+
+async def test_demo_fetches_directly_even_with_a_crawlbase_token(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from citation_verifier.demo import run_demo
+
+    with FakeCrawlbase() as fake:
+        for name, value in _env(fake).items():
+            monkeypatch.setenv(name, value)
+        articles, _ = await run_demo()
+        assert fake.calls == []  # the loopback demo site is out of a crawling API's reach
+    assert all(c.attempts == [] for r in articles for c in r.citations)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import pytest
 
 from citation_verifier.loopback import LoopbackSite
-from citation_verifier.models import Label, UrlVerdict
+from citation_verifier.models import Attempt, Label, UrlVerdict
 from citation_verifier.retrieve import MiniLMEmbedder
 from citation_verifier.verifier import Verifier
 from fake_crawlbase import (
@@ -200,11 +200,22 @@ async def test_decision_sequence_branch(
     if branch.rid_from is not None:
         assert verdict.rid is not None and verdict.rid in fake.stored
     for attempt, call in zip(verdict.attempts, fake.crawl_calls(), strict=True):
-        assert attempt.token == call.kind
-        assert call.params["format"] == fmt
-        assert "custom_success_codes" not in call.params
-        if fmt == "md":
-            assert call.params["md_readability"] == str(attempt.readability).lower()
+        assert call.params == _expected_params(origin.url(branch.path), fmt, attempt)
+
+
+def _expected_params(url: str, fmt: str, attempt: Attempt) -> dict[str, str]:
+    """The exact query the documented API expects for ``attempt``."""
+    params = {
+        "token": JS_TOKEN if attempt.token == "js" else NORMAL_TOKEN,
+        "url": url,
+        "format": fmt,
+    }
+    if fmt == "md":
+        params["md_readability"] = "true" if attempt.readability else "false"
+    params["store"] = "true"
+    if attempt.javascript and attempt.token == "normal":
+        params["javascript"] = "true"
+    return params
 
 
 async def test_javascript_escalation_reruns_the_no_readability_retry_rendered(
