@@ -117,6 +117,16 @@ class FakeCrawlbase:
         """Answer the next requests for origin ``path`` with ``answers``, in order."""
         self.scripts.setdefault(path, []).extend(answers)
 
+    def reset(self) -> FakeCrawlbase:
+        """Forget calls, scripts, stored pages and the bill (reuse one server across tests)."""
+        with self._lock:
+            self.calls.clear()
+            self.scripts.clear()
+            self.stored.clear()
+            self.charged = 0.0
+            self.in_flight = self.max_in_flight = 0
+        return self
+
     def crawl_calls(self) -> list[Call]:
         """The Crawling API requests received, in order."""
         return [c for c in self.calls if c.endpoint == "/"]

@@ -37,6 +37,18 @@ def origin() -> Iterator[LoopbackSite]:
         yield site
 
 
+@pytest.fixture(scope="module")
+def api() -> Iterator[FakeCrawlbase]:
+    with FakeCrawlbase() as server:
+        yield server
+
+
+@pytest.fixture
+def fake(api: FakeCrawlbase) -> FakeCrawlbase:
+    """The module's fake API, with a clean slate for each test."""
+    return api.reset()
+
+
 @dataclass(frozen=True)
 class Branch:
     """One branch of the decision sequence and what SPEC §3 implies for it."""
@@ -185,12 +197,11 @@ async def _verify(
 @pytest.mark.parametrize("fmt", ["md", "html"])
 @pytest.mark.parametrize("name", list(BRANCHES))
 async def test_decision_sequence_branch(
-    name: str, fmt: str, origin: LoopbackSite, embedder: MiniLMEmbedder
+    name: str, fmt: str, fake: FakeCrawlbase, origin: LoopbackSite, embedder: MiniLMEmbedder
 ) -> None:
     branch = BRANCHES[name]
     credits, requests = branch.md if fmt == "md" else branch.html
-    with FakeCrawlbase() as fake:
-        verdict = await _verify(fake, origin, embedder, branch, fmt)
+    verdict = await _verify(fake, origin, embedder, branch, fmt)
     assert (verdict.label, verdict.reason) == (branch.label, branch.reason), verdict.detail
     assert len(verdict.attempts) == requests == len(fake.crawl_calls())
     assert verdict.credits == credits == fake.charged
@@ -219,13 +230,10 @@ def _expected_params(url: str, fmt: str, attempt: Attempt) -> dict[str, str]:
 
 
 async def test_javascript_escalation_reruns_the_no_readability_retry_rendered(
-    origin: LoopbackSite, embedder: MiniLMEmbedder
+    fake: FakeCrawlbase, origin: LoopbackSite, embedder: MiniLMEmbedder
 ) -> None:
-    with FakeCrawlbase() as fake:
-        verdict = await _verify(
-            fake, origin, embedder, BRANCHES["still_thin_after_javascript"], "md"
-        )
-        calls = fake.crawl_calls()
+    verdict = await _verify(fake, origin, embedder, BRANCHES["still_thin_after_javascript"], "md")
+    calls = fake.crawl_calls()
     assert [(c.kind, c.params["md_readability"]) for c in calls] == [
         ("normal", "true"),
         ("normal", "false"),
@@ -236,7 +244,7 @@ async def test_javascript_escalation_reruns_the_no_readability_retry_rendered(
 
 
 async def test_failed_no_readability_retry_escalates_to_javascript(
-    origin: LoopbackSite, embedder: MiniLMEmbedder
+    fake: FakeCrawlbase, origin: LoopbackSite, embedder: MiniLMEmbedder
 ) -> None:
     thin = Canned(
         200,
@@ -246,16 +254,15 @@ async def test_failed_no_readability_retry_escalates_to_javascript(
     branch = Branch(
         "/app/everest", EVEREST, Label.SUPPORTED, None, (3.5, 3), (0, 0), (thin, Canned(520))
     )
-    with FakeCrawlbase() as fake:
-        verdict = await _verify(fake, origin, embedder, branch, "md")
-        assert verdict.credits == fake.charged == 3.5  # 1 (thin, unstored) + 0 (520) + 2.5 (JS)
+    verdict = await _verify(fake, origin, embedder, branch, "md")
+    assert verdict.credits == fake.charged == 3.5  # 1 (thin, unstored) + 0 (520) + 2.5 (JS)
     assert verdict.label == Label.SUPPORTED
     assert [a.http_status for a in verdict.attempts] == [200, 520, 200]
     assert verdict.rid == verdict.attempts[-1].rid
 
 
 async def test_percent_encoded_url_header_is_decoded_for_the_homepage_rule(
-    origin: LoopbackSite, embedder: MiniLMEmbedder
+    fake: FakeCrawlbase, origin: LoopbackSite, embedder: MiniLMEmbedder
 ) -> None:
     encoded_home = origin.url("/").replace(":", "%3A").replace("/", "%2F")
     canned = Canned(
@@ -264,24 +271,22 @@ async def test_percent_encoded_url_header_is_decoded_for_the_homepage_rule(
         b"# Home\n\nWelcome to the site. " + b"Browse our articles. " * 20,
     )
     branch = Branch("/deep/link", BOIL, Label.NOT_FOUND, "redirected_to_homepage", (0, 0), (0, 0))
-    with FakeCrawlbase() as fake:
-        fake.script("/deep/link", canned)
-        verdict = await _verify(fake, origin, embedder, branch, "md")
+    fake.script("/deep/link", canned)
+    verdict = await _verify(fake, origin, embedder, branch, "md")
     assert (verdict.label, verdict.reason) == (Label.NOT_FOUND, "redirected_to_homepage")
     assert verdict.final_url == origin.url("/")
     assert (verdict.rid, verdict.credits) == ("r1", 1.5)
 
 
 async def test_verify_totals_credits_over_citations(
-    origin: LoopbackSite, embedder: MiniLMEmbedder
+    fake: FakeCrawlbase, origin: LoopbackSite, embedder: MiniLMEmbedder
 ) -> None:
     from citation_verifier.models import VerifyRequest
 
     urls = [origin.url("/articles/boiling"), origin.url("/gone"), origin.url("/articles/oceans")]
-    with FakeCrawlbase() as fake:
-        async with Verifier(cb_settings(fake), embedder=embedder) as verifier:
-            result = await verifier.verify(VerifyRequest(claim=BOIL, urls=urls))
-        assert result.credits == 6.0 == fake.charged
+    async with Verifier(cb_settings(fake), embedder=embedder) as verifier:
+        result = await verifier.verify(VerifyRequest(claim=BOIL, urls=urls))
+    assert result.credits == 6.0 == fake.charged
     assert [c.credits for c in result.citations] == [1.5, 1.5, 3.0]
     assert result.overall == Label.SUPPORTED
     dumped = result.model_dump_json()

@@ -106,9 +106,8 @@ class CrawlbaseFetcher:
         params = wire.crawl_params(
             self._tokens[kind],
             url,
-            fmt=fmt,
-            # html mode: readability runs locally on the one stored page.
-            readability=readability or fmt != "md",
+            fmt=fmt,  # html: no md_readability; readability runs locally on the stored page
+            readability=readability,
             store=self._settings.crawlbase_store,
             javascript=render and kind == wire.NORMAL,
         )
