@@ -349,6 +349,13 @@ def test_fetcher_without_token_names_crawlbase_token() -> None:
         make_fetcher(Settings(fetcher="crawlbase"))
 
 
+@pytest.mark.parametrize("api_url", ["api.crawlbase.com", "ftp://api.crawlbase.com", ""])
+def test_malformed_api_url_is_a_configuration_error(api_url: str) -> None:
+    settings = Settings(crawlbase_token=SecretStr("t"), crawlbase_api_url=api_url)
+    with pytest.raises(ConfigurationError, match="CRAWLBASE_API_URL"):
+        make_fetcher(settings)
+
+
 def test_auto_fetcher_picks_crawlbase_only_with_a_token() -> None:
     from citation_verifier.fetch.direct import DirectFetcher
 

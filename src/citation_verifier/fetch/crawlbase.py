@@ -18,7 +18,7 @@ from pydantic import SecretStr
 from citation_verifier.errors import CitationVerifierError, ConfigurationError
 from citation_verifier.fetch import crawlbase_contract as wire
 from citation_verifier.fetch.base import FetchedPage, FetchFailed
-from citation_verifier.models import Attempt, Reason
+from citation_verifier.models import Attempt, Reason, validate_http_url
 from citation_verifier.settings import Settings
 
 TOKEN_ENV = "CRAWLBASE_TOKEN"
@@ -45,6 +45,15 @@ def _content_type(value: str | None) -> str:
 def _configuration_error(status: int, env: str, what: str) -> ConfigurationError:
     problem = wire.CONFIGURATION_STATUSES[status]
     return ConfigurationError(f"Crawlbase {what} answered HTTP {status}: {problem}; check {env}")
+
+
+def _api_url(settings: Settings) -> str:
+    try:
+        return validate_http_url(settings.crawlbase_api_url).rstrip("/")
+    except ValueError:
+        raise ConfigurationError(
+            f"CRAWLBASE_API_URL must be an http(s) URL, got {settings.crawlbase_api_url!r}"
+        ) from None
 
 
 def _client(settings: Settings, *secrets: str) -> httpx.AsyncClient:
@@ -74,7 +83,7 @@ class CrawlbaseFetcher:
         js_token = _secret(settings.crawlbase_js_token)
         if js_token is not None:
             self._tokens[wire.JS] = js_token
-        self._api_url = settings.crawlbase_api_url.rstrip("/")
+        self._api_url = _api_url(settings)
         self._client = _client(settings, *self._tokens.values())
         # One semaphore per token: Crawlbase limits concurrency per token (~20).
         self._slots = {
@@ -327,6 +336,4 @@ async def replay_rid(rid: str, settings: Settings | None = None) -> str:
             f"replaying a stored page needs {TOKEN_ENV} (or {JS_TOKEN_ENV}); neither is set"
         )
     async with _client(settings, token) as client:
-        return await _storage_get(
-            client, settings.crawlbase_api_url.rstrip("/"), token, rid, settings
-        )
+        return await _storage_get(client, _api_url(settings), token, rid, settings)
