@@ -3,6 +3,7 @@ shows up in logs, errors, reports or stored data."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from collections.abc import Iterator
@@ -11,8 +12,9 @@ import pytest
 from typer.testing import CliRunner
 
 from citation_verifier.cli import app
+from citation_verifier.fetch.crawlbase import StoredPageNotFound, replay_rid
 from citation_verifier.loopback import LoopbackSite
-from fake_crawlbase import JS_TOKEN, NORMAL_TOKEN, Canned, FakeCrawlbase, origin_site
+from fake_crawlbase import JS_TOKEN, NORMAL_TOKEN, Canned, FakeCrawlbase, cb_settings, origin_site
 
 BOIL = "Water boils at 100 degrees Celsius at sea level."
 
@@ -107,7 +109,13 @@ def test_no_token_in_logs_errors_reports_or_stored_data(
         )
         outputs.append(denied.output)
         assert "storage_url" not in outputs[0]
-        sent = [c.raw_query for c in fake.crawl_calls()]
+        settings = cb_settings(fake)
+        rid = json.loads(outputs[0])["citations"][0]["rid"]
+        outputs.append(asyncio.run(replay_rid(rid, settings)))
+        with pytest.raises(StoredPageNotFound) as missing:
+            asyncio.run(replay_rid("no-such-rid", settings))
+        outputs.append(str(missing.value))
+        sent = [c.raw_query for c in fake.calls]
     assert any(NORMAL_TOKEN in q for q in sent) and any(JS_TOKEN in q for q in sent)
     assert "HTTP Request" in caplog.text  # httpx did log every request: redacted
     haystack = "\n".join([caplog.text, *outputs])
