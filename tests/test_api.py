@@ -89,7 +89,7 @@ def test_verify_returns_the_spec_shape_for_the_water_example(
     )
     assert response.status_code == 200
     body = response.json()
-    assert set(body) == {"claim", "overall", "citations"}
+    assert {"claim", "overall", "citations"} <= set(body)
     assert body["claim"] == WATER_100 and body["overall"] == "supported"
     page, dead = body["citations"]
     assert set(page) >= SPEC_FIELDS and set(dead) >= SPEC_FIELDS

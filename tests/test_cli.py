@@ -34,7 +34,7 @@ def test_verify_json_prints_the_verify_result(serve: Serve) -> None:
     done = run("verify", "--json", CLAIM, site.url("/boil"), site.url("/old-report"))
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
-    assert set(result) == {"claim", "overall", "citations"}
+    assert {"claim", "overall", "citations"} <= set(result)
     assert result["overall"] == "supported"
     assert [c["label"] for c in result["citations"]] == ["supported", "unreachable"]
     assert result["citations"][1]["reason"] == "http_404"

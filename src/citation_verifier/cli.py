@@ -59,6 +59,9 @@ def _print_table(result: VerifyResult) -> None:
             c.evidence_quote or (c.detail or ""),
         )
     console.print(table)
+    if any(c.attempts for c in result.citations):
+        per_url = ", ".join(f"{c.credits:g}" for c in result.citations)
+        console.print(f"Crawlbase credits: {result.credits:g} (per citation: {per_url})")
 
 
 @app.command()

@@ -124,7 +124,8 @@ async def run_demo(
     settings: Settings | None = None,
 ) -> tuple[list[VerifyResult], list[VerifyResult]]:
     """Serve the demo site and verify every demo case against it through the real pipeline."""
-    settings = settings or Settings(allow_private_urls=True)
+    # The demo site is on 127.0.0.1, which a crawling API cannot reach: always fetch directly.
+    settings = settings or Settings(allow_private_urls=True, fetcher="direct")
     with LoopbackSite(demo_routes()) as site:
         async with Verifier(settings) as verifier:
 

@@ -115,6 +115,25 @@ class EvidenceContext(BaseModel):
     end: int = Field(ge=0, description="Offset just past the quote's last character.")
 
 
+class Attempt(BaseModel):
+    """One request to a paid crawling API: what was asked, what came back, what it cost.
+
+    ``token`` names the token's kind (``normal`` or ``js``), never its value.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    token: str = Field(description="Token kind: normal or js (never the token itself).")
+    readability: bool = Field(description="Whether readability cleaning was requested.")
+    http_status: int | None = Field(description="HTTP status of the API call; None: no answer.")
+    cb_status: int | None = None
+    original_status: int | None = None
+    rid: str | None = Field(default=None, description="Storage id when the page was stored.")
+    javascript: bool = Field(default=False, description="Rendered with JavaScript.")
+    stored: bool = Field(default=False, description="The API stored the page (rid returned).")
+    credits: float = Field(default=0.0, ge=0, description="Credits this request cost.")
+
+
 class UrlVerdict(BaseModel):
     """The verdict on one cited URL (SPEC §8; extra fields may be added, these stay)."""
 
@@ -133,6 +152,9 @@ class UrlVerdict(BaseModel):
     evidence_context: EvidenceContext | None = Field(
         default=None, description="The passage holding evidence_quote, with the quote's span."
     )
+    attempts: list[Attempt] = Field(
+        default_factory=list, description="Every crawling-API request made for this URL, in order."
+    )
 
 
 class VerifyResult(BaseModel):
@@ -141,3 +163,4 @@ class VerifyResult(BaseModel):
     claim: str
     overall: Label
     citations: list[UrlVerdict]
+    credits: float = Field(default=0.0, ge=0, description="Crawling-API credits of all citations.")

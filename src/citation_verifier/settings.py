@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field, IPvAnyNetwork, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -18,7 +19,11 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="", extra="ignore", frozen=True)
 
     # --- fetch (SPEC §3) ---
-    fetcher: str = Field(default="direct", description="Fetch backend: direct.")
+    fetcher: str = Field(
+        default="auto",
+        description="Fetch backend: auto (crawlbase when CRAWLBASE_TOKEN is set, else direct), "
+        "direct, crawlbase.",
+    )
     allow_private_urls: bool = Field(
         default=False,
         description="Allow loopback/private/link-local targets. Off by default (SSRF guard).",
@@ -63,6 +68,41 @@ class Settings(BaseSettings):
     cache_dir: Path = Field(default=Path.home() / ".cache" / "citation-verifier")
 
     # --- Crawlbase backend (secrets are SecretStr: never printed) ---
+    crawlbase_token: SecretStr | None = Field(default=None, description="Normal token.")
+    crawlbase_js_token: SecretStr | None = Field(
+        default=None, description="JavaScript token (rendered pages, 2 credits a request)."
+    )
+    crawlbase_api_url: str = Field(
+        default="https://api.crawlbase.com", description="Base URL of the Crawling/Storage API."
+    )
+    crawlbase_format: Literal["md", "html"] = Field(
+        default="md",
+        description="md: Crawlbase converts to Markdown (readability retry is a second request); "
+        "html: one stored HTML page, readability and its fallback run locally.",
+    )
+    crawlbase_js_on_normal_token: bool = Field(
+        default=False,
+        description="Without CRAWLBASE_JS_TOKEN, render with javascript=true on the normal token.",
+    )
+    crawlbase_store: bool = Field(default=True, description="Send store=true (keeps a rid).")
+    crawlbase_timeout_s: float = Field(
+        default=90.0, gt=0, description="Per-request timeout; Crawlbase advises at least 90 s."
+    )
+    crawlbase_concurrency: int = Field(
+        default=20, ge=1, description="Concurrent requests per token, shared by the process."
+    )
+    crawlbase_max_retries: int = Field(
+        default=2, ge=0, description="Retries after an API 5xx or a timeout (backoff between)."
+    )
+    crawlbase_backoff_s: float = Field(
+        default=1.0, ge=0, description="First backoff; doubles on every retry."
+    )
+    crawlbase_max_429_waits: int = Field(
+        default=3, ge=0, description="How many times an HTTP 429 is waited out."
+    )
+    crawlbase_max_retry_after_s: float = Field(
+        default=30.0, ge=0, description="Upper bound on one Retry-After wait."
+    )
 
     # --- LLM judges ---
 

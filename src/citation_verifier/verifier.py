@@ -4,6 +4,7 @@ retrieve → judge → guard for each page, then aggregate."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import Sequence
 from types import TracebackType
 
@@ -23,12 +24,21 @@ from citation_verifier.verdict_cache import VerdictCache, judge_fingerprint, ver
 
 
 def make_fetcher(settings: Settings) -> Fetcher:
-    """The fetch backend chosen by ``FETCHER``."""
-    if settings.fetcher == "direct":
+    """The fetch backend chosen by ``FETCHER`` (``auto``: Crawlbase when a token is set)."""
+    token = settings.crawlbase_token
+    if settings.fetcher == "crawlbase" or (
+        settings.fetcher == "auto" and token is not None and token.get_secret_value().strip()
+    ):
+        from citation_verifier.fetch.crawlbase import CrawlbaseFetcher
+
+        return CrawlbaseFetcher(settings)
+    if settings.fetcher in ("direct", "auto"):
         from citation_verifier.fetch.direct import DirectFetcher
 
         return DirectFetcher(settings)
-    raise ConfigurationError(f"unknown FETCHER {settings.fetcher!r}; expected: direct")
+    raise ConfigurationError(
+        f"unknown FETCHER {settings.fetcher!r}; expected: auto, direct, crawlbase"
+    )
 
 
 def make_judge(settings: Settings, embedder: Embedder) -> Judge:
@@ -93,12 +103,22 @@ class Verifier:
             claim=request.claim,
             overall=aggregate(c.label for c in citations),
             citations=list(citations),
+            credits=sum(c.credits for c in citations),
         )
 
     async def verify_url(self, claim: str, url: str) -> UrlVerdict:
         """The verdict on one cited URL."""
         if self.page_cache is not None:
-            loaded = await self.page_cache.load(url, self._load_page)
+            loaded_here = False
+
+            async def load(u: str) -> Document | Settled:
+                nonlocal loaded_here
+                loaded_here = True
+                return await self._load_page(u)
+
+            loaded = await self.page_cache.load(url, load)
+            if not loaded_here:  # reused page: this citation spent no credits on it
+                loaded = dataclasses.replace(loaded, attempts=())
         else:
             loaded = await self._load_page(url)
         if isinstance(loaded, Settled):
@@ -111,6 +131,8 @@ class Verifier:
                 rid=loaded.rid,
                 reason=loaded.reason,
                 detail=loaded.detail,
+                credits=loaded.credits,
+                attempts=list(loaded.attempts),
             )
         return await self.judge_document(claim, loaded)
 
@@ -133,6 +155,8 @@ class Verifier:
                 "final_url": document.final_url,
                 "original_status": document.status,
                 "rid": document.rid,
+                "credits": document.credits,
+                "attempts": list(document.attempts),
             }
         )
 
@@ -154,6 +178,8 @@ class Verifier:
             reason=verdict.reason,
             detail=judgement.detail,
             evidence_context=locate_evidence(verdict.evidence_quote, best),
+            credits=document.credits,
+            attempts=list(document.attempts),
         )
 
 

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
+
+from citation_verifier.models import Attempt
 
 
 @dataclass(frozen=True)
@@ -25,16 +28,30 @@ class FetchedPage:
     rendered: bool = False
     """True when a browser (or a crawling API's JavaScript mode) produced this page."""
     extra: dict[str, object] = field(default_factory=dict)
+    attempts: tuple[Attempt, ...] = ()
+    """Paid API requests this fetch made (a crawling API); empty for backends that cost nothing."""
 
 
 class FetchFailed(Exception):
     """The backend got no page. Carries the verdict reason; the policy turns it into data."""
 
-    def __init__(self, reason: str, detail: str, *, final_url: str | None = None) -> None:
+    def __init__(
+        self,
+        reason: str,
+        detail: str,
+        *,
+        final_url: str | None = None,
+        attempts: Sequence[Attempt] = (),
+        render_may_help: bool = True,
+    ) -> None:
         super().__init__(detail)
         self.reason = reason
         self.detail = detail
         self.final_url = final_url
+        self.attempts = tuple(attempts)
+        """Paid API requests made before the failure (they are accounted all the same)."""
+        self.render_may_help = render_may_help
+        """False when rendering cannot change the outcome (e.g. the API itself kept failing)."""
 
 
 class Fetcher(Protocol):

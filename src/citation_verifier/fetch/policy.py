@@ -8,13 +8,14 @@ falling back to the whole page when thin → soft 404 → empty page. The result
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import re
 from dataclasses import dataclass
 from urllib.parse import unquote, urlsplit
 
 from citation_verifier import extract
 from citation_verifier.fetch.base import FetchedPage, Fetcher, FetchFailed
-from citation_verifier.models import Label, Reason, http_reason
+from citation_verifier.models import Attempt, Label, Reason, http_reason
 from citation_verifier.settings import Settings
 
 _HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
@@ -47,6 +48,13 @@ class Document:
     full_page_fallback: bool = False
     rid: str | None = None
     rendered: bool = False
+    attempts: tuple[Attempt, ...] = ()
+    """Every paid API request of this load (all fetch calls), in order."""
+
+    @property
+    def credits(self) -> float:
+        """Credits of all attempts of this load."""
+        return sum(a.credits for a in self.attempts)
 
 
 @dataclass(frozen=True)
@@ -60,6 +68,13 @@ class Settled:
     final_url: str | None = None
     status: int | None = None
     rid: str | None = None
+    attempts: tuple[Attempt, ...] = ()
+    """Every paid API request of this load (all fetch calls), in order."""
+
+    @property
+    def credits(self) -> float:
+        """Credits of all attempts of this load."""
+        return sum(a.credits for a in self.attempts)
 
 
 def _path(url: str) -> str:
@@ -103,22 +118,52 @@ class PagePolicy:
         self._settings = settings
 
     async def load(self, url: str) -> Document | Settled:
-        """Fetch ``url`` and return its readable text, or the outcome that settles it."""
+        """Fetch ``url`` and return its readable text, or the outcome that settles it. The
+        result carries the paid attempts of every fetch call this load made."""
+        ledger: list[Attempt] = []
+        result = await self._load(url, ledger)
+        return dataclasses.replace(result, attempts=tuple(ledger))
+
+    async def _load(self, url: str, ledger: list[Attempt]) -> Document | Settled:
         try:
             try:
-                page = await self._fetcher.fetch(url)
+                page = await self._fetch(ledger, url)
+                result = await self._interpret(url, page, ledger)
             except FetchFailed as failure:
-                if failure.reason not in _RENDER_ON_FAILURE or not self._fetcher.can_render:
+                # A failed crawl (first attempt or its no-readability retry) may need a browser.
+                if not self._render_may_help(failure):
                     raise
-                page = await self._fetcher.fetch(url, render=True)
-            result = await self._interpret(url, page)
+                return await self._interpret(
+                    url, await self._fetch(ledger, url, render=True), ledger
+                )
             if self._needs_rendering(page, result):
                 # Same interpretation on the rendered page: it passes exactly the static checks.
-                result = await self._interpret(url, await self._fetcher.fetch(url, render=True))
+                result = await self._interpret(
+                    url, await self._fetch(ledger, url, render=True), ledger
+                )
             return result
         except FetchFailed as failure:
             label = Label.NOT_FOUND if failure.reason in _NOT_FOUND_FAILURES else Label.UNREACHABLE
             return Settled(url, label, failure.reason, failure.detail, final_url=failure.final_url)
+
+    async def _fetch(
+        self, ledger: list[Attempt], url: str, *, readability: bool = True, render: bool = False
+    ) -> FetchedPage:
+        """One fetch call; its paid attempts go to ``ledger`` whether it succeeds or fails."""
+        try:
+            page = await self._fetcher.fetch(url, readability=readability, render=render)
+        except FetchFailed as failure:
+            ledger.extend(failure.attempts)
+            raise
+        ledger.extend(page.attempts)
+        return page
+
+    def _render_may_help(self, failure: FetchFailed) -> bool:
+        return (
+            failure.reason in _RENDER_ON_FAILURE
+            and failure.render_may_help
+            and self._fetcher.can_render
+        )
 
     def _needs_rendering(self, page: FetchedPage, result: Document | Settled) -> bool:
         """JavaScript escalation (SPEC §3): the cheap attempt left the page thin or empty even
@@ -136,7 +181,9 @@ class PagePolicy:
             page.requested_url, label, reason, detail, page.final_url, page.status, page.rid
         )
 
-    async def _interpret(self, url: str, page: FetchedPage) -> Document | Settled:
+    async def _interpret(
+        self, url: str, page: FetchedPage, ledger: list[Attempt]
+    ) -> Document | Settled:
         if not 200 <= page.status < 300:
             return self._settle(
                 page,
@@ -160,7 +207,9 @@ class PagePolicy:
                 f"cannot read content of type {page.content_type or 'unknown (binary)'}",
             )
         if page.markdown is not None:
-            text, title, fallback = await self._backend_markdown(url, page)
+            text, title, fallback, rid = await self._backend_markdown(url, page, ledger)
+            # What follows is decided on that text: its page's rid is the verdict's.
+            page = dataclasses.replace(page, rid=rid)
         else:
             text, title, fallback = await asyncio.to_thread(
                 local_text, page, kind, self._settings.readability_min_chars
@@ -182,13 +231,16 @@ class PagePolicy:
             url, page.final_url, page.status, text, kind, fallback, page.rid, page.rendered
         )
 
-    async def _backend_markdown(self, url: str, page: FetchedPage) -> tuple[str, str, bool]:
-        """The backend's readable Markdown; its whole-page version when that is thin."""
+    async def _backend_markdown(
+        self, url: str, page: FetchedPage, ledger: list[Attempt]
+    ) -> tuple[str, str, bool, str | None]:
+        """The backend's readable Markdown; its whole-page version when that is thin (fetched
+        the same way, rendered or not). Returns the rid of the page whose text is used."""
         assert page.markdown is not None
         if extract.visible_chars(page.markdown) >= self._settings.readability_min_chars:
-            return page.markdown, "", False
-        full = await self._fetcher.fetch(url, readability=False)
-        return full.markdown or "", "", True
+            return page.markdown, "", False, page.rid
+        full = await self._fetch(ledger, url, readability=False, render=page.rendered)
+        return full.markdown or "", "", True, full.rid
 
 
 def local_text(page: FetchedPage, kind: str, readability_min_chars: int) -> tuple[str, str, bool]:
