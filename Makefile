@@ -20,6 +20,7 @@ $(VENV)/.stamp-runtime: pyproject.toml | $(BIN)/python
 
 $(VENV)/.stamp-test: pyproject.toml $(VENV)/.stamp-runtime
 	$(PIP) install -q -e '.[test]'
+	$(PIP) install -q -e '.[ray]'
 	touch $@
 
 install: $(VENV)/.stamp-runtime

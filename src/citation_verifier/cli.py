@@ -110,6 +110,9 @@ def demo() -> None:
 # Sub-commands that live in their own modules register here, one line each.
 # serve:
 # batch:
+from citation_verifier.batch.command import register as register_batch  # noqa: E402
+
+register_batch(app)
 # eval:
 # audit:
 

@@ -90,9 +90,19 @@ class Verifier:
         """The verdict on one cited URL."""
         async with self._fetch_slots:
             loaded = await self._policy.load(url)
+        return await self.verdict(claim, loaded)
+
+    async def load(self, url: str) -> Document | Settled:
+        """Fetch and extract ``url`` through the policy chain, within the fetch slots."""
+        async with self._fetch_slots:
+            return await self._policy.load(url)
+
+    async def verdict(self, claim: str, loaded: Document | Settled) -> UrlVerdict:
+        """The verdict on a URL already loaded by :class:`PagePolicy`: a settled outcome as it
+        is, a document judged. Lets a batch load each URL once and judge it for many claims."""
         if isinstance(loaded, Settled):
             return UrlVerdict(
-                url=url,
+                url=loaded.url,
                 label=loaded.label,
                 confidence=1.0,
                 final_url=loaded.final_url,
