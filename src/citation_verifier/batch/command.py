@@ -138,7 +138,7 @@ def batch(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
 ) -> None:
     """Score every citation of INPUT.jsonl; write a per-citation report and print precision."""
-    err = Console(stderr=True, highlight=False)
+    err = Console(stderr=True, highlight=False, soft_wrap=True)
     if not input_path.is_file():
         err.print(f"[red]error:[/red] input file not found: {input_path}")
         raise typer.Exit(2)
@@ -196,12 +196,11 @@ def batch(
         html.write_text(html_report(outcome.rows, outcome.summary), encoding="utf-8")
     for line in summary_lines(outcome.summary):
         typer.echo(line)
-    if not quiet:
-        err.print(
-            f"report: {out}  checkpoint: {store.path}  errors: {errors_path} "
-            f"({len(outcome.errors)} invalid lines)  reused: {outcome.reused}  "
-            f"scored: {outcome.scored}  urls loaded: {outcome.jobs}"
-        )
+    err.print(
+        f"report: {out}  checkpoint: {store.path}  errors: {errors_path} "
+        f"({len(outcome.errors)} invalid lines)  reused: {outcome.reused}  "
+        f"scored: {outcome.scored}  urls loaded: {outcome.jobs}"
+    )
 
 
 def register(app: typer.Typer) -> None:
