@@ -112,6 +112,22 @@ def test_cli_batch_reports_invalid_lines_and_continues(
     assert "<svg" in html.read_text(encoding="utf-8")
 
 
+def test_progress_bar_shows_citations_per_second_unless_quiet(
+    tmp_path: Path, serve: Serve, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    site = serve({"/city/0": Page(city_page(0))})
+    inputs = write_jsonl(tmp_path / "in.jsonl", city_records(site, 1))
+    monkeypatch.setenv("ALLOW_PRIVATE_URLS", "true")
+    out = str(tmp_path / "r.csv")
+    shown = CliRunner().invoke(app, ["batch", str(inputs), "--out", out])
+    assert shown.exit_code == 0, shown.output
+    assert re.search(r"3/3 \d+\.\d citations/s", shown.output), shown.output
+    quiet = CliRunner().invoke(app, ["batch", str(inputs), "--out", out, "--quiet"])
+    assert quiet.exit_code == 0, quiet.output
+    assert "citations/s" not in quiet.output
+    assert "checkpoint" in quiet.output and "is replaced" in quiet.output
+
+
 def test_cli_batch_names_a_missing_input_file(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["batch", str(tmp_path / "nope.jsonl")])
     assert result.exit_code == 2

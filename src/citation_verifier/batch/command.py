@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
@@ -46,11 +47,15 @@ class ReportFormat(StrEnum):
 
 
 class _RateColumn(ProgressColumn):
-    """Citations per second, measured over this run's completions."""
+    """Citations per second scored by this run (citations reused from a checkpoint and the
+    time before the first one are not counted)."""
 
     def render(self, task: Task) -> Text:
-        speed = task.finished_speed or task.speed
-        return Text("-- citations/s" if speed is None else f"{speed:.1f} citations/s")
+        scored = task.completed - float(task.fields.get("reused", 0))
+        elapsed = time.monotonic() - float(task.fields.get("since", time.monotonic()))
+        if scored <= 0 or elapsed <= 0:
+            return Text("-- citations/s")
+        return Text(f"{scored / elapsed:.1f} citations/s")
 
 
 def _sidecar(out: Path, suffix: str) -> Path:
@@ -82,7 +87,9 @@ async def _score(
     def started(done: int, total: int) -> None:
         nonlocal task_id
         if progress is not None:
-            task_id = progress.add_task("citations", total=total, completed=done)
+            task_id = progress.add_task(
+                "citations", total=total, completed=done, reused=done, since=time.monotonic()
+            )
 
     def advance(count: int) -> None:
         if progress is not None and task_id is not None:
@@ -147,9 +154,17 @@ def batch(
     except ValidationError as error:
         err.print(f"[red]error:[/red] invalid setting: {error.errors()[0]['msg']}")
         raise typer.Exit(2) from None
+    concurrency = concurrency or settings.batch_concurrency
+    if engine is Engine.LOCAL and concurrency > settings.fetch_concurrency:
+        # The verifier's process-wide fetch cap still applies (it guards backend limits).
+        err.print(
+            f"note: page loads are also capped by FETCH_CONCURRENCY={settings.fetch_concurrency}"
+        )
     fmt = report_format or (ReportFormat.JSON if out.suffix == ".json" else ReportFormat.CSV)
     store = Checkpoint(checkpoint or _sidecar(out, ".checkpoint.jsonl"))
     errors_path = errors or _sidecar(out, ".errors.jsonl")
+    if not resume and store.path.is_file() and store.path.stat().st_size:
+        err.print(f"note: starting over; the earlier run's checkpoint {store.path} is replaced")
     progress = None
     if not quiet:
         progress = Progress(
@@ -172,7 +187,7 @@ def batch(
                     settings,
                     engine=engine,
                     resume=resume,
-                    concurrency=concurrency or settings.batch_concurrency,
+                    concurrency=concurrency,
                     progress=progress,
                 )
             )
