@@ -9,12 +9,15 @@ from contextlib import AbstractAsyncContextManager
 from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
+import pytest
+
 from batch_fixture import article_routes, city_page, city_records, write_jsonl, write_records
 from batch_helpers import CountingEmbedder, counting_runner, score
 from citation_verifier.batch.checkpoint import Checkpoint, ResultRow
 from citation_verifier.batch.engine import LocalRunner, Runner, UrlJob
 from citation_verifier.batch.reports import csv_text
 from citation_verifier.batch.summary import summary_lines
+from citation_verifier.errors import ConfigurationError
 from citation_verifier.loopback import LoopbackSite, Page, Route
 from citation_verifier.models import UrlVerdict
 from citation_verifier.retrieve import MiniLMEmbedder
@@ -182,3 +185,37 @@ async def test_a_page_cited_many_times_is_paid_once_in_the_report(
     outcome = await score(inputs, tmp_path / "cp.jsonl", runner)
     assert outcome.summary.credits == 6.0  # 3 unique pages x 2 credits, not 9 citations x 2
     assert sum(1 for r in outcome.rows if r.verdict.credits) == 3
+
+
+class _RejectingRunner(Runner):
+    """The local engine behind a backend that rejects its token from the third URL on."""
+
+    def __init__(self, inner: LocalRunner) -> None:
+        self.inner = inner
+        self.calls = 0
+
+    async def run(
+        self, job: UrlJob, host_slot: AbstractAsyncContextManager[object]
+    ) -> list[UrlVerdict]:
+        self.calls += 1
+        if self.calls >= 3:
+            raise ConfigurationError("CRAWLBASE_TOKEN was rejected (HTTP 401)")
+        return await self.inner.run(job, host_slot)
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+
+async def test_a_configuration_error_stops_the_batch_and_keeps_finished_rows(
+    tmp_path: Path, serve: Serve, settings: Settings, embedder: MiniLMEmbedder
+) -> None:
+    site = serve({f"/city/{n}": Page(city_page(n)) for n in range(4)})
+    inputs = write_jsonl(tmp_path / "in.jsonl", city_records(site, 4))
+    checkpoint = tmp_path / "cp.jsonl"
+    runner = _RejectingRunner(LocalRunner(settings, embedder=embedder))
+    with pytest.raises(ConfigurationError, match="CRAWLBASE_TOKEN"):
+        await score(inputs, checkpoint, runner, concurrency=1)
+    finished = Checkpoint(checkpoint).read()
+    assert len(finished) == len(checkpoint.read_text().splitlines()) > 0
+    resumed = await score(inputs, checkpoint, LocalRunner(settings, embedder=embedder), resume=True)
+    assert resumed.reused == len(finished) and len(resumed.rows) == 12

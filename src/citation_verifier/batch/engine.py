@@ -181,9 +181,13 @@ async def run_batch(
                 if advance is not None:
                     advance(count)
 
-        async with asyncio.TaskGroup() as group:
-            for _ in range(min(concurrency, len(jobs))):
-                group.create_task(worker())
+        try:
+            async with asyncio.TaskGroup() as group:
+                for _ in range(min(concurrency, len(jobs))):
+                    group.create_task(worker())
+        except BaseExceptionGroup as failed:
+            # The first failure (e.g. a ConfigurationError), not the group: callers catch it.
+            raise failed.exceptions[0] from None
     finally:
         checkpoint.close()
     rows = [done[c.key] for c in batch.citations]
