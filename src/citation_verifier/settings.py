@@ -75,5 +75,11 @@ class Settings(BaseSettings):
     batch_embed_cache: int = Field(
         default=20_000, ge=0, description="Texts whose embeddings a batch keeps (LRU) for reuse."
     )
+    batch_embed_threads: int = Field(
+        default=1,
+        ge=0,
+        description="ONNX Runtime threads per embedding call in a batch (0: all cores). A batch "
+        "runs many calls at once, so one thread each avoids oversubscribing the CPU.",
+    )
 
     # --- audit ---

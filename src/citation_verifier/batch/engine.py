@@ -10,10 +10,11 @@ serves every engine (in-process asyncio, Ray), so outputs and resume semantics a
 from __future__ import annotations
 
 import asyncio
+from abc import ABC, abstractmethod
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractAsyncContextManager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from citation_verifier.batch.checkpoint import Checkpoint, ResultRow
@@ -35,16 +36,17 @@ class UrlJob:
     claims: tuple[str, ...]
 
 
-class Runner:
+class Runner(ABC):
     """Base of the engines: turns a :class:`UrlJob` into one verdict per claim, in order."""
 
+    @abstractmethod
     async def run(
         self, job: UrlJob, host_slot: AbstractAsyncContextManager[object]
     ) -> list[UrlVerdict]:
         """Load ``job.url`` once (holding ``host_slot`` while it talks to the host) and judge
         it for each claim."""
-        raise NotImplementedError
 
+    @abstractmethod
     async def aclose(self) -> None:
         """Release what the runner holds."""
 
@@ -57,7 +59,7 @@ class LocalRunner(Runner):
     ) -> None:
         """``embedder`` defaults to MiniLM and is put behind a cache unless it is one already;
         ``judge`` defaults to the one ``JUDGE_PROVIDER`` names."""
-        inner = embedder or MiniLMEmbedder()
+        inner = embedder or MiniLMEmbedder(threads=settings.batch_embed_threads)
         self.embedder = (
             inner
             if isinstance(inner, CachingEmbedder)
@@ -91,8 +93,6 @@ class BatchOutcome:
     """Citations scored in this run."""
     jobs: int
     """Unique URLs loaded in this run."""
-    fetched: list[str] = field(default_factory=list)
-    """URLs this run loaded, in completion order (each at most once)."""
 
 
 Owners = dict[tuple[str, str], list[Citation]]
@@ -167,12 +167,10 @@ async def run_batch(
             lambda: asyncio.Semaphore(per_host)
         )
         queue = iter(jobs)
-        fetched: list[str] = []
 
         async def worker() -> None:
             for job in queue:  # a shared iterator: each job goes to exactly one worker
                 verdicts = await runner.run(job, slots[host_of(job.url)])
-                fetched.append(job.url)
                 count = 0
                 for row in _rows_for(job, verdicts, owners):
                     checkpoint.append(row)
@@ -198,5 +196,4 @@ async def run_batch(
         reused=reused,
         scored=len(rows) - reused,
         jobs=len(jobs),
-        fetched=fetched,
     )
