@@ -119,25 +119,25 @@ def batch(
     ),
     report_format: Annotated[
         ReportFormat | None,
-        typer.Option("--format", help="Report format [default: from --out's suffix, else csv]."),
+        typer.Option("--format", help="Report format (default: from --out's suffix, else csv)."),
     ] = None,
     html: Annotated[
         Path | None, typer.Option("--html", help="Also write a self-contained HTML report.")
     ] = None,
     errors: Annotated[
         Path | None,
-        typer.Option(help="Invalid input lines, as JSONL [default: OUT.errors.jsonl]."),
+        typer.Option(help="Invalid input lines, as JSONL (default: OUT.errors.jsonl)."),
     ] = None,
     checkpoint: Annotated[
         Path | None,
-        typer.Option(help="Finished citations, as JSONL [default: OUT.checkpoint.jsonl]."),
+        typer.Option(help="Finished citations, as JSONL (default: OUT.checkpoint.jsonl)."),
     ] = None,
     resume: Annotated[
         bool, typer.Option("--resume", help="Continue from the checkpoint of an earlier run.")
     ] = False,
     concurrency: Annotated[
         int | None,
-        typer.Option(min=1, help="URLs in flight at once [default: BATCH_CONCURRENCY or 4]."),
+        typer.Option(min=1, help="URLs in flight at once (default: BATCH_CONCURRENCY, 4)."),
     ] = None,
     engine: Annotated[
         Engine, typer.Option(help="local (asyncio) or ray (RAY_ADDRESS, else local Ray).")
