@@ -9,7 +9,9 @@ concurrency the whole batch runs in a fresh process (clean peak RSS) through the
 Printed per concurrency: citations/s; the ideal bound, which is the lower of
   latency-limited = citations / (ceil(unique URLs / concurrency) x latency)  and
   CPU-limited     = citations x cores / CPU seconds the run used;
-the ratio of measured to ideal; fetches per unique URL (1.00 means perfect dedup); peak RSS.
+the ratio of measured to ideal; fetches per unique URL (1.00 means perfect dedup); peak RSS;
+and cpu-use, the share of the machine's cores the run got (CPU seconds / (wall x cores)): on a
+shared machine a ratio well below 1 with low cpu-use means the run waited for CPU.
 
     python bench/batch_throughput.py --pages 100 --claims 400 --latency 0.2 \
         --concurrency 1 4 16 64 [--engine ray]
@@ -170,7 +172,7 @@ def _table(results: list[dict[str, Any]], args: argparse.Namespace) -> str:
         f"latency={args.latency * 1000:.0f}ms engine={args.engine} "
         f"cores={results[0]['cores'] if results else '?'}\n"
         f"{'conc':>5} {'cit/s':>8} {'ideal':>8} {'ratio':>6} {'lat-bound':>9} {'cpu-bound':>9} "
-        f"{'fetch/url':>9} {'peakRSS':>9} {'secs':>7}"
+        f"{'fetch/url':>9} {'peakRSS':>9} {'secs':>7} {'cpu-use':>7}"
     )
     lines = [header]
     for r in results:
@@ -179,7 +181,8 @@ def _table(results: list[dict[str, Any]], args: argparse.Namespace) -> str:
             f"{r['concurrency']:>5} {r['citations_per_s']:>8.1f} {ideal:>8.1f} "
             f"{r['citations_per_s'] / ideal:>6.2f} {r['latency_bound']:>9.1f} "
             f"{r['cpu_bound']:>9.1f} {r['fetches_per_unique_url']:>9.2f} "
-            f"{r['peak_rss_mib']:>7.0f}Mi {r['seconds']:>7.1f}"
+            f"{r['peak_rss_mib']:>7.0f}Mi {r['seconds']:>7.1f} "
+            f"{r['cpu_seconds'] / (r['seconds'] * r['cores']):>7.0%}"
         )
     return "\n".join(lines)
 
