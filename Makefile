@@ -16,7 +16,7 @@ $(VENV)/.stamp-runtime: pyproject.toml | $(BIN)/python
 	touch $@
 
 $(VENV)/.stamp-test: pyproject.toml $(VENV)/.stamp-runtime
-	$(PIP) install -q -e '.[test]'
+	$(PIP) install -q -e '.[test,ray]'
 	touch $@
 
 install: $(VENV)/.stamp-runtime
@@ -36,7 +36,7 @@ test: lint browser
 # Debian's Chromium, for JavaScript rendering and browser tests: Playwright drives it at
 # /usr/bin/chromium (Playwright's own browser download cannot work without the internet).
 browser:
-	@test -x /usr/bin/chromium || (apt-get update -qq && apt-get install -y -qq chromium >/dev/null)
+	@test -x /usr/bin/chromium || (apt-get update -qq && apt-get install -y -qq -o DPkg::Lock::Timeout=600 chromium >/dev/null)
 
 clean:
 	rm -rf $(VENV) build src/*.egg-info

@@ -117,6 +117,9 @@ from citation_verifier.service.command import serve  # noqa: E402
 
 app.command()(serve)
 # batch:
+from citation_verifier.batch.command import register as register_batch  # noqa: E402
+
+register_batch(app)
 # eval:
 app.command("eval")(eval_command)
 # audit:

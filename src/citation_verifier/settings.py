@@ -134,5 +134,20 @@ class Settings(BaseSettings):
     )
 
     # --- batch ---
+    batch_concurrency: int = Field(
+        default=4, ge=1, description="Unique URLs a batch loads and judges at the same time."
+    )
+    batch_per_host: int = Field(
+        default=2, ge=1, description="Politeness: concurrent page loads per host in a batch."
+    )
+    batch_embed_cache: int = Field(
+        default=20_000, ge=0, description="Texts whose embeddings a batch keeps (LRU) for reuse."
+    )
+    batch_embed_threads: int = Field(
+        default=1,
+        ge=0,
+        description="ONNX Runtime threads per embedding call in a batch (0: all cores). A batch "
+        "runs many calls at once, so one thread each avoids oversubscribing the CPU.",
+    )
 
     # --- audit ---

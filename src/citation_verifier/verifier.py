@@ -114,16 +114,26 @@ class Verifier:
             async def load(u: str) -> Document | Settled:
                 nonlocal loaded_here
                 loaded_here = True
-                return await self._load_page(u)
+                return await self.load(u)
 
             loaded = await self.page_cache.load(url, load)
             if not loaded_here:  # reused page: this citation spent no credits on it
                 loaded = dataclasses.replace(loaded, attempts=())
         else:
-            loaded = await self._load_page(url)
+            loaded = await self.load(url)
+        return await self.verdict(claim, loaded)
+
+    async def load(self, url: str) -> Document | Settled:
+        """Fetch and extract ``url`` through the policy chain, within the fetch slots."""
+        async with self._fetch_slots:
+            return await self._policy.load(url)
+
+    async def verdict(self, claim: str, loaded: Document | Settled) -> UrlVerdict:
+        """The verdict on a URL already loaded by :class:`PagePolicy`: a settled outcome as it
+        is, a document judged. Lets a batch load each URL once and judge it for many claims."""
         if isinstance(loaded, Settled):
             return UrlVerdict(
-                url=url,
+                url=loaded.url,
                 label=loaded.label,
                 confidence=1.0,
                 final_url=loaded.final_url,
@@ -135,10 +145,6 @@ class Verifier:
                 attempts=list(loaded.attempts),
             )
         return await self.judge_document(claim, loaded)
-
-    async def _load_page(self, url: str) -> Document | Settled:
-        async with self._fetch_slots:
-            return await self._policy.load(url)
 
     async def judge_document(self, claim: str, document: Document) -> UrlVerdict:
         """Passages → retrieve → judge → guard on an already loaded page (a verdict cache, when

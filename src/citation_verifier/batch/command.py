@@ -1,0 +1,228 @@
+"""``citation-verifier batch`` and ``python -m citation_verifier.batch``: score a JSONL file."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from pydantic import ValidationError
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TextColumn,
+    TimeRemainingColumn,
+)
+from rich.text import Text
+
+from citation_verifier.batch.checkpoint import Checkpoint
+from citation_verifier.batch.engine import BatchOutcome, LocalRunner, Runner, run_batch
+from citation_verifier.batch.html_report import html_report
+from citation_verifier.batch.records import read_input
+from citation_verifier.batch.reports import write_errors, write_report
+from citation_verifier.batch.summary import summary_lines
+from citation_verifier.errors import CitationVerifierError
+from citation_verifier.settings import Settings
+
+
+class Engine(StrEnum):
+    """Where the work runs."""
+
+    LOCAL = "local"
+    RAY = "ray"
+
+
+class ReportFormat(StrEnum):
+    """Report file format."""
+
+    CSV = "csv"
+    JSON = "json"
+
+
+class _RateColumn(ProgressColumn):
+    """Citations per second scored by this run (citations reused from a checkpoint and the
+    time before the first one are not counted)."""
+
+    def render(self, task: Task) -> Text:
+        scored = task.completed - float(task.fields.get("reused", 0))
+        elapsed = time.monotonic() - float(task.fields.get("since", time.monotonic()))
+        if scored <= 0 or elapsed <= 0:
+            return Text("-- citations/s")
+        return Text(f"{scored / elapsed:.1f} citations/s")
+
+
+def _sidecar(out: Path, suffix: str) -> Path:
+    return out.with_name(out.name + suffix)
+
+
+def _runner(engine: Engine, settings: Settings) -> Runner:
+    if engine is Engine.RAY:
+        from citation_verifier.batch.ray_engine import RayRunner
+
+        return RayRunner(settings)
+    return LocalRunner(settings)
+
+
+async def _score(
+    input_path: Path,
+    checkpoint: Checkpoint,
+    settings: Settings,
+    *,
+    engine: Engine,
+    resume: bool,
+    concurrency: int,
+    progress: Progress | None,
+) -> BatchOutcome:
+    batch = await asyncio.to_thread(read_input, input_path)
+    runner = _runner(engine, settings)
+    task_id = None
+
+    def started(done: int, total: int) -> None:
+        nonlocal task_id
+        if progress is not None:
+            task_id = progress.add_task(
+                "citations", total=total, completed=done, reused=done, since=time.monotonic()
+            )
+
+    def advance(count: int) -> None:
+        if progress is not None and task_id is not None:
+            progress.advance(task_id, count)
+
+    try:
+        return await run_batch(
+            batch,
+            runner,
+            checkpoint,
+            resume=resume,
+            concurrency=concurrency,
+            per_host=settings.batch_per_host,
+            advance=advance,
+            started=started,
+        )
+    finally:
+        await runner.aclose()
+
+
+def batch(
+    input_path: Annotated[
+        Path, typer.Argument(metavar="INPUT.jsonl", help='JSONL: {"id", "claim", "urls"} a line.')
+    ],
+    out: Annotated[Path, typer.Option("--out", "-o", help="Report file.")] = Path(
+        "citation_report.csv"
+    ),
+    report_format: Annotated[
+        ReportFormat | None,
+        typer.Option("--format", help="Report format (default: from --out's suffix, else csv)."),
+    ] = None,
+    html: Annotated[
+        Path | None, typer.Option("--html", help="Also write a self-contained HTML report.")
+    ] = None,
+    errors: Annotated[
+        Path | None,
+        typer.Option(help="Invalid input lines, as JSONL (default: OUT.errors.jsonl)."),
+    ] = None,
+    checkpoint: Annotated[
+        Path | None,
+        typer.Option(help="Finished citations, as JSONL (default: OUT.checkpoint.jsonl)."),
+    ] = None,
+    resume: Annotated[
+        bool, typer.Option("--resume", help="Continue from the checkpoint of an earlier run.")
+    ] = False,
+    concurrency: Annotated[
+        int | None,
+        typer.Option(min=1, help="URLs in flight at once (default: BATCH_CONCURRENCY, 4)."),
+    ] = None,
+    engine: Annotated[
+        Engine, typer.Option(help="local (asyncio) or ray (RAY_ADDRESS, else local Ray).")
+    ] = Engine.LOCAL,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+) -> None:
+    """Score every citation of INPUT.jsonl; write a per-citation report and print precision."""
+    err = Console(stderr=True, highlight=False, soft_wrap=True)
+    if not input_path.is_file():
+        err.print(f"[red]error:[/red] input file not found: {input_path}")
+        raise typer.Exit(2)
+    try:
+        settings = Settings()
+    except ValidationError as error:
+        err.print(f"[red]error:[/red] invalid setting: {error.errors()[0]['msg']}")
+        raise typer.Exit(2) from None
+    concurrency = concurrency or settings.batch_concurrency
+    if engine is Engine.LOCAL and concurrency > settings.fetch_concurrency:
+        # The verifier's process-wide fetch cap still applies (it guards backend limits).
+        err.print(
+            f"note: page loads are also capped by FETCH_CONCURRENCY={settings.fetch_concurrency}"
+        )
+    fmt = report_format or (ReportFormat.JSON if out.suffix == ".json" else ReportFormat.CSV)
+    store = Checkpoint(checkpoint or _sidecar(out, ".checkpoint.jsonl"))
+    errors_path = errors or _sidecar(out, ".errors.jsonl")
+    if not resume and store.path.is_file() and store.path.stat().st_size:
+        err.print(f"note: starting over; the earlier run's checkpoint {store.path} is replaced")
+    progress = None
+    if not quiet:
+        progress = Progress(
+            TextColumn("[progress.description]{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            _RateColumn(),
+            TimeRemainingColumn(),
+            console=err,
+            transient=False,
+        )
+    try:
+        if progress is not None:
+            progress.start()
+        try:
+            outcome = asyncio.run(
+                _score(
+                    input_path,
+                    store,
+                    settings,
+                    engine=engine,
+                    resume=resume,
+                    concurrency=concurrency,
+                    progress=progress,
+                )
+            )
+        finally:
+            if progress is not None:
+                progress.stop()
+    except KeyboardInterrupt:
+        err.print(
+            f"interrupted: finished citations are kept in {store.path}; "
+            "rerun with --resume to continue"
+        )
+        raise typer.Exit(130) from None
+    except CitationVerifierError as error:
+        err.print(f"[red]error:[/red] {error}")
+        err.print(f"finished citations are kept in {store.path}; fix it and rerun with --resume")
+        raise typer.Exit(2) from None
+    write_report(out, outcome.rows, outcome.summary, fmt.value)
+    write_errors(errors_path, outcome.errors)
+    if html is not None:
+        html.parent.mkdir(parents=True, exist_ok=True)
+        html.write_text(html_report(outcome.rows, outcome.summary), encoding="utf-8")
+    for line in summary_lines(outcome.summary):
+        typer.echo(line)
+    err.print(
+        f"report: {out}  checkpoint: {store.path}  errors: {errors_path} "
+        f"({len(outcome.errors)} invalid lines)  reused: {outcome.reused}  "
+        f"scored: {outcome.scored}  urls loaded: {outcome.jobs}"
+    )
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``batch`` command to the main CLI."""
+    app.command(name="batch")(batch)
+
+
+def main() -> None:
+    """``python -m citation_verifier.batch``: the batch command on its own."""
+    typer.run(batch)

@@ -1,0 +1,199 @@
+"""The batch driver: dedup by URL, bounded concurrency, per-host politeness, checkpointing.
+
+Pending citations are grouped by URL; each group is one :class:`UrlJob` (the URL and its
+distinct claims). A :class:`Runner` loads the URL once and judges it once per claim; this
+driver hands jobs to ``concurrency`` workers, keeps at most ``per_host`` jobs per host in
+flight, and writes every finished citation to the checkpoint before moving on. The same driver
+serves every engine (in-process asyncio, Ray), so outputs and resume semantics are the same.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from abc import ABC, abstractmethod
+from collections import defaultdict
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+from citation_verifier.batch.checkpoint import Checkpoint, ResultRow
+from citation_verifier.batch.embed_cache import CachingEmbedder
+from citation_verifier.batch.records import BatchInput, Citation, LineError
+from citation_verifier.batch.summary import Summary, summarize
+from citation_verifier.judge.base import Judge
+from citation_verifier.models import UrlVerdict
+from citation_verifier.retrieve import Embedder, MiniLMEmbedder
+from citation_verifier.settings import Settings
+from citation_verifier.verifier import Verifier
+
+
+@dataclass(frozen=True)
+class UrlJob:
+    """One unique URL of the batch and the distinct claims that cite it."""
+
+    url: str
+    claims: tuple[str, ...]
+
+
+class Runner(ABC):
+    """Base of the engines: turns a :class:`UrlJob` into one verdict per claim, in order."""
+
+    @abstractmethod
+    async def run(
+        self, job: UrlJob, host_slot: AbstractAsyncContextManager[object]
+    ) -> list[UrlVerdict]:
+        """Load ``job.url`` once (holding ``host_slot`` while it talks to the host) and judge
+        it for each claim."""
+
+    @abstractmethod
+    async def aclose(self) -> None:
+        """Release what the runner holds."""
+
+
+class LocalRunner(Runner):
+    """The in-process engine: one :class:`Verifier`, a caching embedder in front of MiniLM."""
+
+    def __init__(
+        self, settings: Settings, *, embedder: Embedder | None = None, judge: Judge | None = None
+    ) -> None:
+        """``embedder`` defaults to MiniLM and is put behind a cache unless it is one already;
+        ``judge`` defaults to the one ``JUDGE_PROVIDER`` names."""
+        inner = embedder or MiniLMEmbedder(threads=settings.batch_embed_threads)
+        self.embedder = (
+            inner
+            if isinstance(inner, CachingEmbedder)
+            else CachingEmbedder(inner, settings.batch_embed_cache)
+        )
+        self.verifier = Verifier(settings, embedder=self.embedder, judge=judge)
+
+    async def run(
+        self, job: UrlJob, host_slot: AbstractAsyncContextManager[object]
+    ) -> list[UrlVerdict]:
+        """Load once, judge per claim (CPU work runs in threads inside the verifier)."""
+        async with host_slot:
+            loaded = await self.verifier.load(job.url)
+        return [await self.verifier.verdict(claim, loaded) for claim in job.claims]
+
+    async def aclose(self) -> None:
+        """Close the verifier's connections."""
+        await self.verifier.aclose()
+
+
+@dataclass
+class BatchOutcome:
+    """Every citation's row in input order, with the totals and the skipped lines."""
+
+    rows: list[ResultRow]
+    summary: Summary
+    errors: list[LineError]
+    reused: int
+    """Citations taken from the checkpoint instead of being scored again."""
+    scored: int
+    """Citations scored in this run."""
+    jobs: int
+    """Unique URLs loaded in this run."""
+
+
+Owners = dict[tuple[str, str], list[Citation]]
+"""The citations behind each (URL, claim) pair of a plan."""
+
+
+def plan_jobs(pending: Sequence[Citation]) -> tuple[list[UrlJob], Owners]:
+    """Group ``pending`` by URL (first-seen order) and, within a URL, by distinct claim."""
+    by_url: dict[str, dict[str, list[Citation]]] = {}
+    for citation in pending:
+        by_url.setdefault(citation.url, {}).setdefault(citation.claim, []).append(citation)
+    jobs = [UrlJob(url, tuple(claims)) for url, claims in by_url.items()]
+    owners = {
+        (url, claim): citations
+        for url, claims in by_url.items()
+        for claim, citations in claims.items()
+    }
+    return jobs, owners
+
+
+def host_of(url: str) -> str:
+    """The politeness key of ``url``: its host name, lower case."""
+    return (urlsplit(url).hostname or "").lower()
+
+
+def _rows_for(job: UrlJob, verdicts: Sequence[UrlVerdict], owners: Owners) -> Iterator[ResultRow]:
+    """One row per citation of ``job``. The page's cost (credits) is booked once, on the job's
+    first citation: a URL cited by many claims is loaded, and paid for, once."""
+    first = True
+    for claim, verdict in zip(job.claims, verdicts, strict=True):
+        for citation in owners[(job.url, claim)]:
+            booked = verdict if first else verdict.model_copy(update={"credits": 0.0})
+            first = False
+            yield ResultRow(
+                id=citation.record_id, index=citation.index, claim=claim, verdict=booked
+            )
+
+
+async def run_batch(
+    batch: BatchInput,
+    runner: Runner,
+    checkpoint: Checkpoint,
+    *,
+    resume: bool,
+    concurrency: int,
+    per_host: int,
+    advance: Callable[[int], None] | None = None,
+    started: Callable[[int, int], None] | None = None,
+) -> BatchOutcome:
+    """Score every citation of ``batch`` not already in the checkpoint (with ``resume``).
+
+    ``started(done, total)`` is called once before work begins; ``advance(n)`` after each
+    finished URL with the number of citations it completed. Cancelling (Ctrl-C) stops the
+    workers; every row written before that stays in the checkpoint.
+    """
+    if concurrency < 1 or per_host < 1:
+        raise ValueError("concurrency and per_host must be at least 1")
+    previous = checkpoint.read() if resume else {}
+    done: dict[str, ResultRow] = {}
+    for citation in batch.citations:
+        row = previous.get(citation.key)
+        if row is not None and row.matches(citation):
+            done[citation.key] = row
+    reused = len(done)
+    # Rows of citations no longer in the input (an edited input) are dropped here.
+    checkpoint.open(done.values())
+    try:
+        jobs, owners = plan_jobs([c for c in batch.citations if c.key not in done])
+        if started is not None:
+            started(reused, len(batch.citations))
+        slots: defaultdict[str, asyncio.Semaphore] = defaultdict(
+            lambda: asyncio.Semaphore(per_host)
+        )
+        queue = iter(jobs)
+
+        async def worker() -> None:
+            for job in queue:  # a shared iterator: each job goes to exactly one worker
+                verdicts = await runner.run(job, slots[host_of(job.url)])
+                count = 0
+                for row in _rows_for(job, verdicts, owners):
+                    checkpoint.append(row)
+                    done[row.key] = row
+                    count += 1
+                if advance is not None:
+                    advance(count)
+
+        try:
+            async with asyncio.TaskGroup() as group:
+                for _ in range(min(concurrency, len(jobs))):
+                    group.create_task(worker())
+        except BaseExceptionGroup as failed:
+            # The first failure (e.g. a ConfigurationError), not the group: callers catch it.
+            raise failed.exceptions[0] from None
+    finally:
+        checkpoint.close()
+    rows = [done[c.key] for c in batch.citations]
+    return BatchOutcome(
+        rows=rows,
+        summary=summarize(rows, len(batch.errors)),
+        errors=batch.errors,
+        reused=reused,
+        scored=len(rows) - reused,
+        jobs=len(jobs),
+    )

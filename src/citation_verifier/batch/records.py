@@ -1,0 +1,122 @@
+"""Batch input: JSONL records ``{"id", "claim", "urls"}`` → citations, and line errors.
+
+Each claim–URL pair is one citation, keyed by the record's id and the URL's position in it, so
+a rerun of the same input (``--resume``) finds the citations it already finished. A line that
+cannot be used becomes a :class:`LineError` with its line number; reading never stops early.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from citation_verifier.models import VerifyRequest
+
+
+@dataclass(frozen=True)
+class Citation:
+    """One claim–URL pair of the input, in input order."""
+
+    record_id: str
+    index: int
+    """Position of the URL in the record's ``urls``."""
+    claim: str
+    url: str
+
+    @property
+    def key(self) -> str:
+        """Identity across runs: the record id and the URL's position."""
+        return f"{self.record_id}\x1f{self.index}"
+
+
+@dataclass(frozen=True)
+class LineError:
+    """An input line that was skipped, and why."""
+
+    line: int
+    error: str
+    record_id: str | None = None
+
+
+@dataclass
+class BatchInput:
+    """Every citation of the input in order, and every line that could not be used."""
+
+    citations: list[Citation]
+    errors: list[LineError]
+    records: int
+    """Records accepted."""
+
+
+def _record_id(value: Any) -> str:
+    # bool is an int subclass in Python; true/false are not ids.
+    if isinstance(value, bool) or not isinstance(value, str | int):
+        raise ValueError("id must be a string or an integer")
+    text = str(value).strip()
+    if not text:
+        raise ValueError("id must not be empty")
+    return text
+
+
+def _validation_message(error: ValidationError) -> str:
+    return "; ".join(
+        f"{'.'.join(str(p) for p in e['loc']) or 'record'}: {e['msg']}" for e in error.errors()
+    )
+
+
+def parse_line(text: str) -> tuple[str, VerifyRequest]:
+    """The id and request of one JSONL line; ``ValueError`` with a readable message if the line
+    is not a usable record (bad JSON, missing field, empty claim, no URLs, bad URL)."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"invalid JSON: {exc.msg} at column {exc.colno}") from None
+    if not isinstance(data, dict):
+        raise ValueError(f"expected a JSON object, got {type(data).__name__}")
+    missing = [name for name in ("id", "claim", "urls") if name not in data]
+    if missing:
+        raise ValueError(f"missing field(s): {', '.join(missing)}")
+    record_id = _record_id(data["id"])
+    try:
+        request = VerifyRequest(claim=data["claim"], urls=data["urls"])
+    except ValidationError as error:
+        raise ValueError(_validation_message(error)) from None
+    return record_id, request
+
+
+def _lines(path: Path) -> Iterator[tuple[int, str]]:
+    with path.open("r", encoding="utf-8", errors="replace", newline="") as handle:
+        yield from enumerate(handle, start=1)
+
+
+def read_input(path: Path) -> BatchInput:
+    """Read ``path`` (JSONL). Blank lines are skipped silently; every other unusable line,
+    and a record whose id was already used, becomes a :class:`LineError`."""
+    citations: list[Citation] = []
+    errors: list[LineError] = []
+    seen: dict[str, int] = {}
+    records = 0
+    for number, line in _lines(path):
+        if not line.strip():
+            continue
+        try:
+            record_id, request = parse_line(line)
+        except ValueError as exc:
+            errors.append(LineError(number, str(exc)))
+            continue
+        if record_id in seen:
+            errors.append(
+                LineError(number, f"duplicate id (first used on line {seen[record_id]})", record_id)
+            )
+            continue
+        seen[record_id] = number
+        records += 1
+        citations.extend(
+            Citation(record_id, index, request.claim, url) for index, url in enumerate(request.urls)
+        )
+    return BatchInput(citations, errors, records)

@@ -1,0 +1,78 @@
+"""Batch totals: citation precision, reachable precision, counts per label and reason (SPEC §9)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from pydantic import BaseModel
+
+from citation_verifier.batch.checkpoint import ResultRow
+from citation_verifier.models import Label
+
+
+class Summary(BaseModel):
+    """What a batch found, over every citation it scored."""
+
+    citations: int
+    supported: int
+    reachable: int
+    """Citations whose label is not ``unreachable``."""
+    citation_precision: float | None
+    reachable_precision: float | None
+    labels: dict[str, int]
+    reasons: dict[str, int]
+    invalid_lines: int
+    credits: float
+    unique_urls: int
+
+
+def _ratio(numerator: int, denominator: int) -> float | None:
+    return numerator / denominator if denominator else None
+
+
+def summarize(rows: Sequence[ResultRow], invalid_lines: int) -> Summary:
+    """Totals of ``rows``. A precision is ``None`` when its denominator is zero."""
+    labels = Counter(row.verdict.label.value for row in rows)
+    reasons = Counter(row.verdict.reason for row in rows if row.verdict.reason)
+    supported = labels[Label.SUPPORTED.value]
+    reachable = len(rows) - labels[Label.UNREACHABLE.value]
+    return Summary(
+        citations=len(rows),
+        supported=supported,
+        reachable=reachable,
+        citation_precision=_ratio(supported, len(rows)),
+        reachable_precision=_ratio(supported, reachable),
+        labels={label.value: labels[label.value] for label in Label},
+        reasons=dict(sorted(reasons.items())),
+        invalid_lines=invalid_lines,
+        credits=sum(row.verdict.credits for row in rows),
+        unique_urls=len({row.verdict.url for row in rows}),
+    )
+
+
+def _precision_line(name: str, value: float | None, numerator: int, denominator: int) -> str:
+    shown = "n/a" if value is None else f"{value:.4f}"
+    return f"{name}={shown} ({numerator}/{denominator})"
+
+
+def summary_lines(summary: Summary) -> list[str]:
+    """The printed summary: the two precision lines of SPEC §9 first, then the counts."""
+    labels = " ".join(f"{name}={count}" for name, count in summary.labels.items())
+    reasons = " ".join(f"{name}={count}" for name, count in summary.reasons.items()) or "none"
+    return [
+        _precision_line(
+            "citation_precision", summary.citation_precision, summary.supported, summary.citations
+        ),
+        _precision_line(
+            "reachable_precision",
+            summary.reachable_precision,
+            summary.supported,
+            summary.reachable,
+        ),
+        f"labels: {labels}",
+        f"reasons: {reasons}",
+        f"invalid_lines={summary.invalid_lines}",
+        f"unique_urls={summary.unique_urls}",
+        f"credits={summary.credits:g}",
+    ]

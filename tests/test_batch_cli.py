@@ -1,0 +1,206 @@
+"""The batch command end to end, in real processes: the article's command, invalid lines,
+formats, and a batch killed (SIGKILL) or interrupted (Ctrl-C) mid-run, then resumed."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Mapping
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from batch_fixture import article_routes, city_page, city_records, write_jsonl, write_records
+from batch_helpers import counting_runner, score
+from citation_verifier.batch.checkpoint import Checkpoint, ResultRow
+from citation_verifier.batch.engine import LocalRunner
+from citation_verifier.batch.reports import write_report
+from citation_verifier.cli import app
+from citation_verifier.loopback import LoopbackSite, Page, Route
+from citation_verifier.retrieve import MiniLMEmbedder
+from citation_verifier.settings import Settings
+
+Serve = Callable[[Mapping[str, Route]], LoopbackSite]
+ENV = {**os.environ, "ALLOW_PRIVATE_URLS": "true", "FETCH_TIMEOUT_S": "5"}
+
+
+def _batch(*args: str | Path) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, "-m", "citation_verifier.batch", *map(str, args)]
+    return subprocess.run(command, env=ENV, capture_output=True, text=True, timeout=240)
+
+
+def _start(*args: str | Path) -> subprocess.Popen[str]:
+    command = [sys.executable, "-m", "citation_verifier.batch", *map(str, args)]
+    return subprocess.Popen(
+        command, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+
+
+def _complete_lines(path: Path) -> int:
+    if not path.exists():
+        return 0
+    return path.read_text(encoding="utf-8").count("\n")
+
+
+def _wait_for_rows(process: subprocess.Popen[str], checkpoint: Path, rows: int) -> None:
+    deadline = time.monotonic() + 120
+    while _complete_lines(checkpoint) < rows:
+        assert process.poll() is None, "the batch ended before it could be stopped"
+        assert time.monotonic() < deadline, "the batch made no progress"
+        time.sleep(0.02)
+
+
+def _stats(stderr: str) -> tuple[int, int]:
+    match = re.search(r"reused: (\d+)\s+scored: (\d+)", stderr)
+    assert match, stderr
+    return int(match.group(1)), int(match.group(2))
+
+
+def test_article_command_prints_the_precision_lines(tmp_path: Path, serve: Serve) -> None:
+    site = serve(article_routes())
+    inputs = write_records(tmp_path / "your_outputs.jsonl", site)
+    out = tmp_path / "citation_report.csv"
+    result = _batch(inputs, "--out", out, "--quiet")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[:2] == ["citation_precision=0.2222 (2/9)", "reachable_precision=0.3333 (2/6)"]
+    assert "labels: supported=2 contradicted=1 not_found=3 unreachable=3" in lines
+    with out.open(encoding="utf-8", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    assert len(rows) == 9 and rows[2]["label"] == "contradicted"
+    assert site.hits["/articles/water-boiling-point"] == 1  # cited three times, fetched once
+
+
+def test_cli_batch_reports_invalid_lines_and_continues(
+    tmp_path: Path, serve: Serve, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    site = serve({"/city/0": Page(city_page(0))})
+    good = {
+        "id": "g",
+        "claim": "City 0 has a population of 0 people.",
+        "urls": [site.url("/city/0")],
+    }
+    inputs = tmp_path / "in.jsonl"
+    inputs.write_text(
+        "{broken\n"
+        + json.dumps(good)
+        + "\n"
+        + json.dumps({"id": "x", "claim": "", "urls": [site.url("/city/0")]})
+        + "\n",
+        encoding="utf-8",
+    )
+    monkeypatch.setenv("ALLOW_PRIVATE_URLS", "true")
+    out = tmp_path / "report.json"
+    html = tmp_path / "report.html"
+    result = CliRunner().invoke(
+        app, ["batch", str(inputs), "--out", str(out), "--html", str(html), "--quiet"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "citation_precision=1.0000 (1/1)" in result.output
+    assert "invalid_lines=2" in result.output
+    errors = [json.loads(line) for line in (tmp_path / "report.json.errors.jsonl").open()]
+    assert [e["line"] for e in errors] == [1, 3]
+    document = json.loads(out.read_text(encoding="utf-8"))  # --format from the .json suffix
+    assert document["citations"][0]["label"] == "supported"
+    assert "<svg" in html.read_text(encoding="utf-8")
+
+
+def test_progress_bar_shows_citations_per_second_unless_quiet(
+    tmp_path: Path, serve: Serve, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    site = serve({"/city/0": Page(city_page(0))})
+    inputs = write_jsonl(tmp_path / "in.jsonl", city_records(site, 1))
+    monkeypatch.setenv("ALLOW_PRIVATE_URLS", "true")
+    out = str(tmp_path / "r.csv")
+    shown = CliRunner().invoke(app, ["batch", str(inputs), "--out", out])
+    assert shown.exit_code == 0, shown.output
+    assert re.search(r"3/3 \d+\.\d citations/s", shown.output), shown.output
+    quiet = CliRunner().invoke(app, ["batch", str(inputs), "--out", out, "--quiet"])
+    assert quiet.exit_code == 0, quiet.output
+    assert "citations/s" not in quiet.output
+    assert "checkpoint" in quiet.output and "is replaced" in quiet.output
+
+
+def test_cli_batch_names_a_missing_input_file(tmp_path: Path) -> None:
+    result = CliRunner().invoke(app, ["batch", str(tmp_path / "nope.jsonl")])
+    assert result.exit_code == 2
+    assert "input file not found" in result.output
+
+
+def _slow_city_site(serve: Serve, cities: int) -> LoopbackSite:
+    return serve({f"/city/{n}": Page(city_page(n), delay_s=0.25) for n in range(cities)})
+
+
+async def test_batch_killed_mid_run_resumes_to_the_identical_report(
+    tmp_path: Path, serve: Serve, settings: Settings, embedder: MiniLMEmbedder
+) -> None:
+    site = _slow_city_site(serve, 10)
+    inputs = write_jsonl(tmp_path / "in.jsonl", city_records(site, 10))  # 30 citations
+    # The uninterrupted run, in-process (same driver and report writer as the command).
+    uninterrupted = await score(
+        inputs, tmp_path / "ref.jsonl", LocalRunner(settings, embedder=embedder), concurrency=2
+    )
+    reference = tmp_path / "reference.csv"
+    write_report(reference, uninterrupted.rows, uninterrupted.summary, "csv")
+    hits_reference = dict(site.hits)
+
+    out = tmp_path / "report.csv"
+    checkpoint = tmp_path / "report.csv.checkpoint.jsonl"
+    process = _start(inputs, "--out", out, "--quiet", "--concurrency", "2")
+    _wait_for_rows(process, checkpoint, 4)
+    process.kill()  # SIGKILL: no cleanup at all
+    process.communicate(timeout=30)
+    finished = {ResultRow.model_validate_json(line).key for line in checkpoint.open()}
+    assert 4 <= len(finished) < 30
+    assert not out.exists()
+
+    hits_before = dict(site.hits)
+    assert sum(hits_before.values()) > sum(hits_reference.values())  # the killed run fetched
+    resumed = _batch(inputs, "--out", out, "--quiet", "--concurrency", "2", "--resume")
+    assert resumed.returncode == 0, resumed.stderr
+    reused, scored = _stats(resumed.stderr)
+    assert (reused, scored) == (len(finished), 30 - len(finished))  # nothing scored twice
+    assert out.read_text(encoding="utf-8") == reference.read_text(encoding="utf-8")
+    keys = [ResultRow.model_validate_json(line).key for line in checkpoint.open()]
+    assert len(keys) == len(set(keys)) == 30
+    # A page whose citations had all finished before the kill was not loaded again.
+    done_pages = {
+        f"/city/{n}"
+        for n in range(10)
+        if {f"t{n}\x1f0", f"f{n}\x1f0", f"t{(n - 1) % 10}\x1f1"} <= finished
+    }
+    for path in done_pages:
+        assert site.hits[path] == hits_before[path]
+
+
+async def test_ctrl_c_stops_cleanly_and_resume_judges_only_the_rest(
+    tmp_path: Path, serve: Serve, settings: Settings, embedder: MiniLMEmbedder
+) -> None:
+    site = _slow_city_site(serve, 8)
+    inputs = write_jsonl(tmp_path / "in.jsonl", city_records(site, 8))  # 24 citations
+    out = tmp_path / "report.csv"
+    checkpoint = tmp_path / "report.csv.checkpoint.jsonl"
+    process = _start(inputs, "--out", out, "--quiet", "--concurrency", "2")
+    _wait_for_rows(process, checkpoint, 3)
+    process.send_signal(signal.SIGINT)
+    _, stderr = process.communicate(timeout=60)
+    assert process.returncode == 130, stderr
+    assert "rerun with --resume" in stderr
+    assert "Traceback" not in stderr
+    finished = Checkpoint(checkpoint).read()  # every line whole: nothing torn by Ctrl-C
+    assert _complete_lines(checkpoint) == len(finished) < 24
+
+    runner, judge = counting_runner(settings, embedder)
+    resumed = await score(inputs, checkpoint, runner, resume=True, concurrency=2)
+    assert resumed.reused == len(finished)
+    finished_pairs = {(r.claim, r.verdict.url) for r in finished.values()}
+    pending_pairs = {(r.claim, r.verdict.url) for r in resumed.rows} - finished_pairs
+    assert len(judge.claims) == len(pending_pairs)
+    assert len(resumed.rows) == 24
