@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.table import Table
 
 from citation_verifier.errors import CitationVerifierError
+from citation_verifier.judge.usage import judge_summary
 from citation_verifier.models import Label, Reason, VerifyRequest, VerifyResult
 
 app = typer.Typer(
@@ -58,6 +59,8 @@ def _print_table(result: VerifyResult) -> None:
             c.evidence_quote or (c.detail or ""),
         )
     console.print(table)
+    for line in judge_summary(result):
+        console.print(line, highlight=False)
 
 
 @app.command()

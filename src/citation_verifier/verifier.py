@@ -13,6 +13,7 @@ from citation_verifier.fetch.base import Fetcher
 from citation_verifier.fetch.policy import Document, PagePolicy, Settled
 from citation_verifier.guard import apply_guard
 from citation_verifier.judge.base import Judge
+from citation_verifier.judge.usage import judge_fields
 from citation_verifier.models import UrlVerdict, VerifyRequest, VerifyResult
 from citation_verifier.passages import split_passages
 from citation_verifier.retrieve import Embedder, MiniLMEmbedder, top_passages
@@ -38,7 +39,9 @@ def make_judge(settings: Settings, embedder: Embedder) -> Judge:
             support_threshold=settings.local_judge_support_threshold,
             relevance_threshold=settings.local_judge_relevance_threshold,
         )
-    raise ConfigurationError(f"unknown JUDGE_PROVIDER {settings.judge_provider!r}; expected: local")
+    from citation_verifier.judge.providers import build_judge
+
+    return build_judge(settings, embedder)
 
 
 class Verifier:
@@ -121,6 +124,7 @@ class Verifier:
             rid=document.rid,
             reason=verdict.reason,
             detail=judgement.detail,
+            **judge_fields(self.judge.name, judgement),
         )
 
 
