@@ -102,7 +102,11 @@ class Settings(BaseSettings):
         default=True, description="Re-score LLM quotes with the embedded judge (crosscheck.py)."
     )
     cross_check_threshold: float = Field(
-        default=0.2, ge=0, le=1, description="Agreement below this flags cross_check=disagree."
+        default=0.05,
+        ge=0,
+        le=1,
+        description="Agreement below this flags cross_check=disagree. 0.05: the highest value "
+        "that flags at most 5 % of correct verdicts on dev data (docs/LLM_JUDGES.md).",
     )
     cross_check_downgrade: bool = Field(
         default=False, description="Turn a cross-check disagreement into not_found."
