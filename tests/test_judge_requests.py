@@ -3,6 +3,8 @@ passages fenced as untrusted data in the user message."""
 
 from __future__ import annotations
 
+import httpx
+
 from citation_verifier.judge.prompt import SYSTEM_PROMPT, VERDICT_SCHEMA, user_message
 from citation_verifier.judge.providers import make_llm_judge
 from citation_verifier.passages import split_passages
@@ -86,8 +88,6 @@ def test_schema_is_strict_with_the_three_required_fields() -> None:
 
 async def test_the_fake_rejects_a_non_strict_schema() -> None:
     """The OpenAI fake enforces strict mode, so the assertions above are not vacuous."""
-    import httpx
-
     with make_fake("openai") as fake:
         loose = {k: v for k, v in VERDICT_SCHEMA.items() if k != "additionalProperties"}
         body = {
@@ -108,3 +108,38 @@ async def test_the_fake_rejects_a_non_strict_schema() -> None:
     assert response.status_code == 400
     message = response.json()["error"]["message"]
     assert "strict must be true" in message and "additionalProperties must be false" in message
+
+
+async def test_the_anthropic_fake_rejects_an_unforced_tool_and_missing_version() -> None:
+    with make_fake("anthropic") as fake:
+        body = {
+            "model": "claude-test",
+            "max_tokens": 10,
+            "temperature": 0,
+            "system": "s",
+            "messages": [{"role": "user", "content": "u"}],
+            "tools": [{"name": "t", "input_schema": {"type": "object"}}],
+            "tool_choice": {"type": "auto"},
+        }
+        async with httpx.AsyncClient() as client:
+            response = await client.post(
+                fake.base_url + "/v1/messages", json=body, headers={"x-api-key": "ak-test"}
+            )
+    assert response.status_code == 400
+    message = response.json()["error"]["message"]
+    assert "anthropic-version" in message and "tool_choice must force" in message
+
+
+async def test_the_ollama_fake_rejects_streaming_and_sampling_temperature() -> None:
+    with make_fake("ollama") as fake:
+        body = {
+            "model": "llama-test",
+            "messages": [{"role": "system", "content": "s"}, {"role": "user", "content": "u"}],
+            "format": VERDICT_SCHEMA,
+            "options": {"temperature": 0.8},
+        }
+        async with httpx.AsyncClient() as client:
+            response = await client.post(fake.base_url + "/api/chat", json=body)
+    assert response.status_code == 400
+    message = response.json()["error"]
+    assert "stream must be false" in message and "temperature must be 0" in message

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from citation_verifier.judge.llm import LLMJudge, LLMOptions, Reply, int_field
+from citation_verifier.judge.llm import LLMJudge, Reply, int_field
 from citation_verifier.judge.prompt import (
     SYSTEM_PROMPT,
     VERDICT_SCHEMA,
@@ -39,9 +39,6 @@ class AnthropicJudge(LLMJudge):
     """SPEC §5 judge on the Anthropic Messages API."""
 
     provider = "anthropic"
-
-    def __init__(self, endpoint: Endpoint, options: LLMOptions) -> None:
-        super().__init__(endpoint, options)
 
     def request_body(
         self, claim: str, passages: Sequence[Passage], *, repair: bool

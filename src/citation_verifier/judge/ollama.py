@@ -9,10 +9,9 @@ from urllib.parse import urlsplit
 
 from citation_verifier.judge.llm import LLMJudge, LLMOptions, Reply, int_field
 from citation_verifier.judge.prompt import (
-    SYSTEM_PROMPT,
     VERDICT_SCHEMA,
     InvalidVerdict,
-    user_message,
+    chat_messages,
 )
 from citation_verifier.judge.transport import Endpoint
 from citation_verifier.passages import Passage
@@ -57,10 +56,7 @@ class OllamaJudge(LLMJudge):
         """Chat request: system + user message, schema as ``format``, temperature 0, no stream."""
         return {
             "model": self._options.model,
-            "messages": [
-                {"role": "system", "content": SYSTEM_PROMPT},
-                {"role": "user", "content": user_message(claim, passages, repair=repair)},
-            ],
+            "messages": chat_messages(claim, passages, repair=repair),
             "stream": False,
             "format": VERDICT_SCHEMA,
             "options": {"temperature": 0, "num_predict": self._options.max_output_tokens},

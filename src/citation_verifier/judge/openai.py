@@ -10,13 +10,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from citation_verifier.judge.llm import LLMJudge, LLMOptions, Reply, int_field
+from citation_verifier.judge.llm import LLMJudge, Reply, int_field
 from citation_verifier.judge.prompt import (
-    SYSTEM_PROMPT,
     VERDICT_SCHEMA,
     VERDICT_TOOL_NAME,
     InvalidVerdict,
-    user_message,
+    chat_messages,
 )
 from citation_verifier.judge.transport import Endpoint
 from citation_verifier.passages import Passage
@@ -38,19 +37,13 @@ class OpenAIJudge(LLMJudge):
 
     provider = "openai"
 
-    def __init__(self, endpoint: Endpoint, options: LLMOptions) -> None:
-        super().__init__(endpoint, options)
-
     def request_body(
         self, claim: str, passages: Sequence[Passage], *, repair: bool
     ) -> dict[str, Any]:
         """Chat Completions request: system + user message, temperature 0, strict schema."""
         return {
             "model": self._options.model,
-            "messages": [
-                {"role": "system", "content": SYSTEM_PROMPT},
-                {"role": "user", "content": user_message(claim, passages, repair=repair)},
-            ],
+            "messages": chat_messages(claim, passages, repair=repair),
             "temperature": 0,
             "max_completion_tokens": self._options.max_output_tokens,
             "response_format": {

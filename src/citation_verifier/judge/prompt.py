@@ -95,6 +95,16 @@ def user_message(claim: str, passages: Sequence[Passage], *, repair: bool = Fals
     return f"{message}\n\n{REPAIR_NOTE}" if repair else message
 
 
+def chat_messages(
+    claim: str, passages: Sequence[Passage], *, repair: bool = False
+) -> list[dict[str, str]]:
+    """The system and user messages, for chat APIs that take the system prompt as a message."""
+    return [
+        {"role": "system", "content": SYSTEM_PROMPT},
+        {"role": "user", "content": user_message(claim, passages, repair=repair)},
+    ]
+
+
 class InvalidVerdict(ValueError):
     """The model's output is not a verdict object that matches the schema."""
 
