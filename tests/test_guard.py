@@ -37,7 +37,11 @@ def test_empty_quote_never_passes() -> None:
 
 def test_not_found_with_unmatched_quote_is_flagged() -> None:
     verdict = apply_guard(Judgement(Label.NOT_FOUND, "nowhere on the page", 0.6), PASSAGES)
-    assert (verdict.label, verdict.evidence_quote, verdict.confidence) == (Label.NOT_FOUND, None, 0.0)
+    assert (verdict.label, verdict.evidence_quote, verdict.confidence) == (
+        Label.NOT_FOUND,
+        None,
+        0.0,
+    )
     assert verdict.reason == Reason.EVIDENCE_QUOTE_NOT_IN_SOURCE
 
 
@@ -45,7 +49,10 @@ def test_not_found_keeps_judge_confidence_and_drops_quote() -> None:
     for quote in (None, "Other text."):
         verdict = apply_guard(Judgement(Label.NOT_FOUND, quote, 0.6), PASSAGES)
         assert (verdict.label, verdict.evidence_quote, verdict.confidence, verdict.reason) == (
-            Label.NOT_FOUND, None, 0.6, None,
+            Label.NOT_FOUND,
+            None,
+            0.6,
+            None,
         )
 
 

