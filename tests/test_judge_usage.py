@@ -51,7 +51,7 @@ def verdict(label: Label, **fields: object) -> UrlVerdict:
     return UrlVerdict(url="https://e.com/a", label=label, confidence=0.5, **fields)
 
 
-def test_result_totals_sum_the_citations_and_appear_in_json() -> None:
+def test_result_totals_sum_the_citations_without_changing_the_json_shape() -> None:
     result = VerifyResult(
         claim="c",
         overall=Label.SUPPORTED,
@@ -65,9 +65,9 @@ def test_result_totals_sum_the_citations_and_appear_in_json() -> None:
             verdict(Label.UNREACHABLE),
         ],
     )
-    data = result.model_dump(mode="json")
-    assert (data["judge_input_tokens"], data["judge_output_tokens"]) == (150, 30)
-    assert data["judge_cost_usd"] == 0.75
+    assert (result.judge_input_tokens, result.judge_output_tokens) == (150, 30)
+    assert result.judge_cost_usd == 0.75
+    assert set(result.model_dump(mode="json")) == {"claim", "overall", "citations"}
 
 
 def test_total_cost_is_unknown_when_a_citation_has_no_price() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from enum import StrEnum
 from urllib.parse import urlsplit
 
-from pydantic import BaseModel, ConfigDict, Field, computed_field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 
 class Label(StrEnum):
@@ -146,19 +146,18 @@ class VerifyResult(BaseModel):
     overall: Label
     citations: list[UrlVerdict]
 
-    @computed_field  # type: ignore[prop-decorator]
+    # Judge totals are properties, not fields: the serialised shape stays {claim, overall,
+    # citations} (SPEC §8); each citation carries its own judge_* fields.
     @property
     def judge_input_tokens(self) -> int:
         """LLM input tokens over all citations."""
         return sum(c.judge_input_tokens for c in self.citations)
 
-    @computed_field  # type: ignore[prop-decorator]
     @property
     def judge_output_tokens(self) -> int:
         """LLM output tokens over all citations."""
         return sum(c.judge_output_tokens for c in self.citations)
 
-    @computed_field  # type: ignore[prop-decorator]
     @property
     def judge_cost_usd(self) -> float | None:
         """LLM cost over all citations; null when a citation's model has no price."""
