@@ -6,11 +6,11 @@ import pytest
 from pydantic import SecretStr
 
 from citation_verifier.errors import ConfigurationError
-from citation_verifier.judge.anthropic import AnthropicJudge
+from citation_verifier.judge.anthropic import AnthropicJudge, anthropic_endpoint
 from citation_verifier.judge.crosscheck import CrossCheckedJudge
 from citation_verifier.judge.local import LocalJudge
 from citation_verifier.judge.ollama import OllamaJudge, ollama_base_url
-from citation_verifier.judge.openai import OpenAIJudge
+from citation_verifier.judge.openai import OpenAIJudge, openai_endpoint
 from citation_verifier.judge.providers import build_judge, resolve_provider
 from citation_verifier.retrieve import MiniLMEmbedder
 from citation_verifier.settings import Settings
@@ -67,6 +67,11 @@ def test_keys_never_appear_in_settings_output() -> None:
     settings = Settings(openai_api_key=SecretStr("sk-secret-1"), anthropic_api_key=SecretStr("a2"))
     assert "sk-secret-1" not in repr(settings) and "sk-secret-1" not in str(settings)
     assert "sk-secret-1" not in settings.model_dump_json()
+
+
+def test_keys_never_appear_in_an_endpoint_repr() -> None:
+    assert "sk-secret-2" not in repr(openai_endpoint("https://api.openai.com/v1", "sk-secret-2"))
+    assert "ak-secret-3" not in repr(anthropic_endpoint("https://api.anthropic.com", "ak-secret-3"))
 
 
 @pytest.mark.parametrize(

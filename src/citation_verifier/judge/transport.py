@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 from typing import Any
@@ -41,7 +41,8 @@ class Endpoint:
 
     provider: str
     url: str
-    headers: dict[str, str]
+    headers: dict[str, str] = field(repr=False)
+    """Holds the API key: kept out of repr so it cannot reach a log line or traceback."""
     key_variable: str | None
     """The environment variable holding the key (named on 401/403); None when keyless."""
     config_variables: str
