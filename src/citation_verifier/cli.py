@@ -13,6 +13,7 @@ from rich.table import Table
 
 from citation_verifier.errors import CitationVerifierError
 from citation_verifier.eval_cli import eval_command
+from citation_verifier.judge.usage import judge_summary
 from citation_verifier.models import Label, Reason, VerifyRequest, VerifyResult
 
 app = typer.Typer(
@@ -62,6 +63,8 @@ def _print_table(result: VerifyResult) -> None:
     if any(c.attempts for c in result.citations):
         per_url = ", ".join(f"{c.credits:g}" for c in result.citations)
         console.print(f"Crawlbase credits: {result.credits:g} (per citation: {per_url})")
+    for line in judge_summary(result):
+        console.print(line, highlight=False)
 
 
 @app.command()

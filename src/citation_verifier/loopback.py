@@ -66,6 +66,11 @@ class LoopbackSite:
                 else:
                     route(self)
 
+            def do_POST(self) -> None:
+                # Same routing as GET: fake APIs (LLM providers) are handler callables that
+                # read the request body themselves.
+                self.do_GET()
+
         self._server = ThreadingHTTPServer((host, 0), _Handler)
         self._server.daemon_threads = True
         self._thread: threading.Thread | None = None

@@ -5,7 +5,7 @@ from __future__ import annotations
 from enum import StrEnum
 from urllib.parse import urlsplit
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, computed_field, field_validator
 
 
 class Label(StrEnum):
@@ -61,6 +61,8 @@ class Reason(StrEnum):
     EMPTY_PAGE = "empty_page"
     #: The judge failed to produce a usable verdict (invalid output, provider error).
     JUDGE_ERROR = "judge_error"
+    #: An LLM verdict the embedded cross-check disagreed with, downgraded (CROSS_CHECK_DOWNGRADE).
+    CROSS_CHECK_DISAGREE = "cross_check_disagree"
 
 
 def http_reason(status: int) -> str:
@@ -155,6 +157,19 @@ class UrlVerdict(BaseModel):
     attempts: list[Attempt] = Field(
         default_factory=list, description="Every crawling-API request made for this URL, in order."
     )
+    judge: str | None = Field(default=None, description="Judge provider/model that judged it.")
+    judge_calls: int = Field(default=0, ge=0, description="LLM API calls made for this URL.")
+    judge_input_tokens: int = Field(default=0, ge=0, description="LLM input tokens.")
+    judge_output_tokens: int = Field(default=0, ge=0, description="LLM output tokens.")
+    judge_cost_usd: float | None = Field(
+        default=0.0, ge=0, description="LLM cost in USD; null when the model has no price."
+    )
+    cross_check: str | None = Field(
+        default=None, description="agree/disagree: the embedded judge re-read the LLM's quote."
+    )
+    cross_check_score: float | None = Field(
+        default=None, ge=0, le=1, description="The embedded judge's agreement with the label."
+    )
 
 
 class VerifyResult(BaseModel):
@@ -164,3 +179,23 @@ class VerifyResult(BaseModel):
     overall: Label
     citations: list[UrlVerdict]
     credits: float = Field(default=0.0, ge=0, description="Crawling-API credits of all citations.")
+
+    # Judge totals are derived from the citations (never stored twice), serialised for API users.
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def judge_input_tokens(self) -> int:
+        """LLM input tokens over all citations."""
+        return sum(c.judge_input_tokens for c in self.citations)
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def judge_output_tokens(self) -> int:
+        """LLM output tokens over all citations."""
+        return sum(c.judge_output_tokens for c in self.citations)
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def judge_cost_usd(self) -> float | None:
+        """LLM cost over all citations; null when a citation's model has no price."""
+        costs = [c.judge_cost_usd for c in self.citations]
+        return None if None in costs else round(sum(c or 0.0 for c in costs), 8)

@@ -56,7 +56,11 @@ class Settings(BaseSettings):
     top_k: int = Field(default=3, ge=1)
 
     # --- judge (SPEC §5) ---
-    judge_provider: str = Field(default="local", description="Judge: local (embedded).")
+    judge_provider: str = Field(
+        default="auto",
+        description="Judge: auto (openai when OPENAI_API_KEY is set, else local), local, openai, "
+        "anthropic, ollama.",
+    )
     local_judge_support_threshold: float = Field(
         default=0.80, ge=0, le=1, description="Claim-term coverage a sentence needs to support."
     )
@@ -105,6 +109,53 @@ class Settings(BaseSettings):
     )
 
     # --- LLM judges ---
+    openai_api_key: SecretStr | None = Field(
+        default=None, description="Key for JUDGE_PROVIDER=openai."
+    )
+    openai_base_url: str = Field(default="https://api.openai.com/v1")
+    openai_model: str = Field(default="gpt-4.1-mini")
+    anthropic_api_key: SecretStr | None = Field(default=None)
+    anthropic_base_url: str = Field(default="https://api.anthropic.com")
+    anthropic_model: str = Field(default="claude-haiku-4-5")
+    ollama_host: str = Field(default="http://127.0.0.1:11434")
+    ollama_model: str = Field(default="qwen2.5:7b-instruct")
+    judge_timeout_s: float = Field(default=60.0, gt=0, description="Per LLM call.")
+    judge_max_retries: int = Field(
+        default=3, ge=0, description="Retries on 429/5xx/timeouts/connection errors."
+    )
+    judge_backoff_s: float = Field(default=1.0, ge=0, description="First retry backoff; doubles.")
+    judge_backoff_max_s: float = Field(default=30.0, ge=0)
+    judge_retry_after_max_s: float = Field(
+        default=120.0, ge=0, description="A longer Retry-After fails the call instead of waiting."
+    )
+    judge_max_output_tokens: int = Field(default=1024, ge=16)
+    judge_concurrency: int = Field(default=8, ge=1, description="Parallel LLM calls per judge.")
+    judge_prices: dict[str, tuple[float, float]] = Field(
+        default_factory=lambda: {
+            "gpt-4.1-mini": (0.40, 1.60),
+            "gpt-4.1-nano": (0.10, 0.40),
+            "gpt-4.1": (2.00, 8.00),
+            "gpt-4o-mini": (0.15, 0.60),
+            "gpt-4o": (2.50, 10.00),
+            "claude-haiku-4-5": (1.00, 5.00),
+            "claude-sonnet-4-5": (3.00, 15.00),
+            "claude-opus-4-1": (15.00, 75.00),
+        },
+        description="Model name (or prefix) → (input, output) USD per million tokens; JSON.",
+    )
+    cross_check: bool = Field(
+        default=True, description="Re-score LLM quotes with the embedded judge (crosscheck.py)."
+    )
+    cross_check_threshold: float = Field(
+        default=0.05,
+        ge=0,
+        le=1,
+        description="Agreement below this flags cross_check=disagree. 0.05: the highest value "
+        "that flags at most 5 % of correct verdicts on dev data (docs/LLM_JUDGES.md).",
+    )
+    cross_check_downgrade: bool = Field(
+        default=False, description="Turn a cross-check disagreement into not_found."
+    )
 
     # --- browser rendering ---
 

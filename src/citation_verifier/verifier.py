@@ -16,6 +16,7 @@ from citation_verifier.fetch.cache import PageCache
 from citation_verifier.fetch.policy import Document, PagePolicy, Settled
 from citation_verifier.guard import apply_guard
 from citation_verifier.judge.base import Judge
+from citation_verifier.judge.usage import judge_fields
 from citation_verifier.models import UrlVerdict, VerifyRequest, VerifyResult
 from citation_verifier.passages import split_passages
 from citation_verifier.retrieve import Embedder, MiniLMEmbedder, top_passages
@@ -51,7 +52,9 @@ def make_judge(settings: Settings, embedder: Embedder) -> Judge:
             support_threshold=settings.local_judge_support_threshold,
             relevance_threshold=settings.local_judge_relevance_threshold,
         )
-    raise ConfigurationError(f"unknown JUDGE_PROVIDER {settings.judge_provider!r}; expected: local")
+    from citation_verifier.judge.providers import build_judge
+
+    return build_judge(settings, embedder)
 
 
 class Verifier:
@@ -152,19 +155,26 @@ class Verifier:
         if self.verdict_cache is None:
             return await self._judge_document(claim, document)
         key = verdict_key(claim, document.text, self._judge_fingerprint)
-        verdict = await self.verdict_cache.get_or_compute(
-            key, lambda: self._judge_document(claim, document)
-        )
-        return verdict.model_copy(
-            update={
-                "url": document.url,
-                "final_url": document.final_url,
-                "original_status": document.status,
-                "rid": document.rid,
-                "credits": document.credits,
-                "attempts": list(document.attempts),
-            }
-        )
+        judged_here = False
+
+        async def judge() -> UrlVerdict:
+            nonlocal judged_here
+            judged_here = True
+            return await self._judge_document(claim, document)
+
+        verdict = await self.verdict_cache.get_or_compute(key, judge)
+        update: dict[str, object] = {
+            "url": document.url,
+            "final_url": document.final_url,
+            "original_status": document.status,
+            "rid": document.rid,
+            "credits": document.credits,
+            "attempts": list(document.attempts),
+        }
+        if not judged_here:  # a reused verdict made no judge calls of its own
+            update.update(judge_calls=0, judge_input_tokens=0, judge_output_tokens=0)
+            update["judge_cost_usd"] = 0.0
+        return verdict.model_copy(update=update)
 
     async def _judge_document(self, claim: str, document: Document) -> UrlVerdict:
         passages = split_passages(document.text, self.settings.passage_max_words)
@@ -186,6 +196,7 @@ class Verifier:
             evidence_context=locate_evidence(verdict.evidence_quote, best),
             credits=document.credits,
             attempts=list(document.attempts),
+            **judge_fields(self.judge.name, judgement),
         )
 
 

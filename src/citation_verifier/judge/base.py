@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from citation_verifier.judge.usage import JudgeUsage
 from citation_verifier.models import Label
 from citation_verifier.passages import Passage
 
@@ -22,6 +23,11 @@ class Judgement:
     reason: str | None = None
     """Set when the judge could not judge (``judge_error``); the label is then not_found."""
     detail: str | None = None
+    usage: JudgeUsage | None = None
+    """Calls, tokens and cost of an LLM judge; None for the embedded judge."""
+    cross_check: str | None = None
+    """``agree`` or ``disagree`` when the embedded model re-scored the quote (see crosscheck)."""
+    cross_check_score: float | None = None
 
     def __post_init__(self) -> None:
         if self.label not in JUDGE_LABELS:

@@ -1,0 +1,106 @@
+"""Builds the judge JUDGE_PROVIDER asks for (used by verifier.make_judge)."""
+
+from __future__ import annotations
+
+from citation_verifier.errors import ConfigurationError
+from citation_verifier.judge.base import Judge
+from citation_verifier.judge.crosscheck import CrossCheckedJudge
+from citation_verifier.judge.llm import LLMOptions
+from citation_verifier.judge.local import LocalJudge
+from citation_verifier.judge.transport import RetryPolicy
+from citation_verifier.retrieve import Embedder
+from citation_verifier.settings import Settings
+
+LLM_PROVIDERS = ("openai", "anthropic", "ollama")
+PROVIDERS = ("auto", "local", *LLM_PROVIDERS)
+
+
+def resolve_provider(settings: Settings) -> str:
+    """JUDGE_PROVIDER, with ``auto`` resolved: openai when OPENAI_API_KEY is set, else local."""
+    provider = settings.judge_provider.strip().lower()
+    if provider not in PROVIDERS:
+        raise ConfigurationError(
+            f"unknown JUDGE_PROVIDER {settings.judge_provider!r}; expected one of: "
+            + ", ".join(PROVIDERS)
+        )
+    if provider == "auto":
+        key = settings.openai_api_key
+        return "openai" if key is not None and key.get_secret_value().strip() else "local"
+    return provider
+
+
+def local_judge(settings: Settings, embedder: Embedder) -> LocalJudge:
+    """The embedded judge with the configured thresholds."""
+    return LocalJudge(
+        embedder,
+        support_threshold=settings.local_judge_support_threshold,
+        relevance_threshold=settings.local_judge_relevance_threshold,
+    )
+
+
+def _required_key(settings: Settings, variable: str) -> str:
+    secret = getattr(settings, variable.lower())
+    value = "" if secret is None else secret.get_secret_value().strip()
+    if not value:
+        raise ConfigurationError(
+            f"JUDGE_PROVIDER={settings.judge_provider.strip().lower()} needs {variable}: "
+            f"set it in the environment"
+        )
+    return str(value)
+
+
+def _options(settings: Settings, model: str) -> LLMOptions:
+    return LLMOptions(
+        model=model,
+        timeout_s=settings.judge_timeout_s,
+        max_output_tokens=settings.judge_max_output_tokens,
+        retry=RetryPolicy(
+            max_retries=settings.judge_max_retries,
+            backoff_s=settings.judge_backoff_s,
+            backoff_max_s=settings.judge_backoff_max_s,
+            retry_after_max_s=settings.judge_retry_after_max_s,
+        ),
+        concurrency=settings.judge_concurrency,
+        prices=settings.judge_prices,
+    )
+
+
+def make_llm_judge(settings: Settings, provider: str) -> Judge:
+    """The LLM judge for ``provider`` (openai, anthropic, ollama), without the cross-check.
+    A missing key is a ConfigurationError naming its variable."""
+    if provider == "openai":
+        from citation_verifier.judge.openai import OpenAIJudge, openai_endpoint
+
+        key = _required_key(settings, "OPENAI_API_KEY")
+        endpoint = openai_endpoint(settings.openai_base_url, key)
+        return OpenAIJudge(endpoint, _options(settings, settings.openai_model))
+    if provider == "anthropic":
+        from citation_verifier.judge.anthropic import AnthropicJudge, anthropic_endpoint
+
+        key = _required_key(settings, "ANTHROPIC_API_KEY")
+        endpoint = anthropic_endpoint(settings.anthropic_base_url, key)
+        return AnthropicJudge(endpoint, _options(settings, settings.anthropic_model))
+    if provider == "ollama":
+        from citation_verifier.judge.ollama import OllamaJudge, ollama_endpoint
+
+        return OllamaJudge(
+            ollama_endpoint(settings.ollama_host), _options(settings, settings.ollama_model)
+        )
+    raise ConfigurationError(f"{provider!r} is not an LLM judge provider")
+
+
+def build_judge(settings: Settings, embedder: Embedder) -> Judge:
+    """The judge JUDGE_PROVIDER selects; LLM judges are wrapped in the cross-check unless
+    CROSS_CHECK=false."""
+    provider = resolve_provider(settings)
+    if provider == "local":
+        return local_judge(settings, embedder)
+    judge = make_llm_judge(settings, provider)
+    if not settings.cross_check:
+        return judge
+    return CrossCheckedJudge(
+        judge,
+        local_judge(settings, embedder),
+        threshold=settings.cross_check_threshold,
+        downgrade=settings.cross_check_downgrade,
+    )
