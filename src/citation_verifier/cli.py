@@ -112,6 +112,9 @@ def demo() -> None:
 # batch:
 # eval:
 # audit:
+from citation_verifier.audit.cli import app as audit_app  # noqa: E402
+
+app.add_typer(audit_app, name="audit")
 
 
 def main() -> None:

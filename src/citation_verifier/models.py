@@ -122,6 +122,9 @@ class UrlVerdict(BaseModel):
         default=None, description="Human-readable explanation of the reason, when there is one."
     )
     credits: float = Field(default=0.0, ge=0, description="Crawling-API credits this URL cost.")
+    audit_id: str | None = Field(
+        default=None, description="Id of the audit record of this verdict (`audit show ID`)."
+    )
 
 
 class VerifyResult(BaseModel):

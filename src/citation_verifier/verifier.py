@@ -8,13 +8,14 @@ from collections.abc import Sequence
 from types import TracebackType
 
 from citation_verifier.aggregate import aggregate
+from citation_verifier.audit.recorder import Auditor, make_auditor
 from citation_verifier.errors import ConfigurationError
 from citation_verifier.fetch.base import Fetcher
 from citation_verifier.fetch.policy import Document, PagePolicy, Settled
 from citation_verifier.guard import apply_guard
 from citation_verifier.judge.base import Judge
 from citation_verifier.models import UrlVerdict, VerifyRequest, VerifyResult
-from citation_verifier.passages import split_passages
+from citation_verifier.passages import Passage, split_passages
 from citation_verifier.retrieve import Embedder, MiniLMEmbedder, top_passages
 from citation_verifier.settings import Settings
 
@@ -52,6 +53,7 @@ class Verifier:
         fetcher: Fetcher | None = None,
         embedder: Embedder | None = None,
         judge: Judge | None = None,
+        audit: Auditor | None = None,
     ) -> None:
         self.settings = settings or Settings()
         self.embedder = embedder or MiniLMEmbedder()
@@ -59,6 +61,7 @@ class Verifier:
         self.fetcher = fetcher or make_fetcher(self.settings)
         self._policy = PagePolicy(self.fetcher, self.settings)
         self._fetch_slots = asyncio.Semaphore(self.settings.fetch_concurrency)
+        self.audit = audit or make_auditor(self.settings)
 
     async def __aenter__(self) -> Verifier:
         return self
@@ -74,6 +77,8 @@ class Verifier:
     async def aclose(self) -> None:
         """Release the fetcher's connections."""
         await self.fetcher.aclose()
+        if self.audit is not None:
+            self.audit.close()
 
     async def verify(self, request: VerifyRequest) -> VerifyResult:
         """Verify one claim against each of its URLs (concurrently); citations keep URL order."""
@@ -87,11 +92,11 @@ class Verifier:
         )
 
     async def verify_url(self, claim: str, url: str) -> UrlVerdict:
-        """The verdict on one cited URL."""
+        """The verdict on one cited URL, recorded in the audit trail when auditing is on."""
         async with self._fetch_slots:
             loaded = await self._policy.load(url)
         if isinstance(loaded, Settled):
-            return UrlVerdict(
+            verdict = UrlVerdict(
                 url=url,
                 label=loaded.label,
                 confidence=1.0,
@@ -101,10 +106,26 @@ class Verifier:
                 reason=loaded.reason,
                 detail=loaded.detail,
             )
-        return await self.judge_document(claim, loaded)
+            return await self._audited(claim, verdict, None, [])
+        verdict, shown = await self.judge_passages(claim, loaded)
+        return await self._audited(claim, verdict, loaded, shown)
+
+    async def _audited(
+        self, claim: str, verdict: UrlVerdict, document: Document | None, shown: list[Passage]
+    ) -> UrlVerdict:
+        if self.audit is None:
+            return verdict
+        return await self.audit.record(claim, verdict, document, shown, self.judge.name)
 
     async def judge_document(self, claim: str, document: Document) -> UrlVerdict:
         """Passages → retrieve → judge → guard on an already loaded page."""
+        verdict, _ = await self.judge_passages(claim, document)
+        return verdict
+
+    async def judge_passages(
+        self, claim: str, document: Document
+    ) -> tuple[UrlVerdict, list[Passage]]:
+        """:meth:`judge_document`, also returning the passages the judge was shown."""
         passages = split_passages(document.text, self.settings.passage_max_words)
         best = await asyncio.to_thread(
             top_passages, claim, passages, self.embedder, self.settings.top_k
@@ -121,7 +142,7 @@ class Verifier:
             rid=document.rid,
             reason=verdict.reason,
             detail=judgement.detail,
-        )
+        ), best
 
 
 async def verify(claim: str, urls: Sequence[str], settings: Settings | None = None) -> VerifyResult:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from urllib.parse import unquote, urlsplit
 
 from citation_verifier import extract
@@ -47,6 +47,9 @@ class Document:
     full_page_fallback: bool = False
     rid: str | None = None
     rendered: bool = False
+    body: bytes = b""
+    """The response body the text came from (kept for the audit snapshot)."""
+    content_type: str = ""
 
 
 @dataclass(frozen=True)
@@ -178,9 +181,10 @@ class PagePolicy:
             )
         if not extract.visible_chars(text):
             return self._settle(page, Label.NOT_FOUND, Reason.EMPTY_PAGE, "the page has no text")
-        return Document(
+        document = Document(
             url, page.final_url, page.status, text, kind, fallback, page.rid, page.rendered
         )
+        return replace(document, body=page.body, content_type=page.content_type)
 
     async def _backend_markdown(self, url: str, page: FetchedPage) -> tuple[str, str, bool]:
         """The backend's readable Markdown; its whole-page version when that is thin."""
