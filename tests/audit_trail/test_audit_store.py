@@ -99,7 +99,10 @@ def test_query_filters_by_label_url_claim_and_time(store: SqlAuditStore) -> None
     plain = make_record(url="https://c.example/100%_sure")
     for record in (old, contradicted, plain):
         store.add(record)
-    ids = lambda where: {r.id for r in store.query(where)}  # noqa: E731
+
+    def ids(where: AuditFilter) -> set[str]:
+        return {r.id for r in store.query(where)}
+
     assert ids(AuditFilter(label=Label.CONTRADICTED)) == {contradicted.id}
     assert ids(AuditFilter(url="OLD.example")) == {old.id}
     assert ids(AuditFilter(url="b.org")) == {contradicted.id}  # the final URL counts too

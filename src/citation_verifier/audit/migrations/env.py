@@ -8,6 +8,8 @@ from sqlalchemy.engine import Connection
 
 from citation_verifier.audit.schema import metadata
 
+_PG_LOCK_KEY = 0x61756474  # "audt": any constant shared by every process migrating this store
+
 
 def run_migrations_online() -> None:
     """Migrate on ``config.attributes["connection"]``."""
@@ -20,6 +22,10 @@ def run_migrations_online() -> None:
         render_as_batch=connection.dialect.name == "sqlite",  # SQLite ALTER needs batch mode
     )
     with context.begin_transaction():
+        if connection.dialect.name == "postgresql":
+            # Processes opening a new database at once migrate one after the other (SQLite gets
+            # the same from BEGIN IMMEDIATE); the lock ends with the transaction.
+            connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({_PG_LOCK_KEY})")
         context.run_migrations()
 
 
