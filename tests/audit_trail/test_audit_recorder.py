@@ -122,7 +122,7 @@ async def test_store_and_snapshot_locations_follow_settings(
     settings = Settings(
         allow_private_urls=True,
         cache_dir=tmp_path / "unused",
-        audit_db_url=f"sqlite:///{tmp_path / 'db' / 'trail.db'}",  # type: ignore[arg-type]
+        audit_db_url=f"sqlite:///{tmp_path / 'db' / 'trail.db'}",
         snapshot_dir=tmp_path / "pages",
     )
     (audit_id,) = await _verify(settings, embedder, CLAIM, [site.url("/boiling")])
@@ -153,7 +153,7 @@ def test_the_default_store_lives_under_the_cache_dir(tmp_path: Path) -> None:
 def test_recorded_settings_hold_thresholds_but_no_secrets_or_paths(tmp_path: Path) -> None:
     settings = Settings(
         cache_dir=tmp_path,
-        audit_db_url="postgresql://u:hunter2@db/audit",  # type: ignore[arg-type]
+        audit_db_url="postgresql://u:hunter2@db/audit",
         snapshot_dir=tmp_path / "s",
     )
     recorded = verdict_settings(settings)
