@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import re
 import threading
@@ -11,6 +12,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 from pydantic import SecretBytes, SecretStr
 
@@ -58,7 +60,8 @@ def verdict_settings(settings: Settings) -> dict[str, Any]:
 
 
 def secret_values(settings: Settings) -> list[str]:
-    """Every secret value configured (tokens, keys, the database URL), longest first."""
+    """Every secret value configured (tokens, keys, the database URL and the password inside
+    it), longest first."""
     values = []
     for name in type(settings).model_fields:
         value = getattr(settings, name)
@@ -66,6 +69,11 @@ def secret_values(settings: Settings) -> list[str]:
             values.append(value.get_secret_value())
         elif isinstance(value, SecretBytes) and value.get_secret_value():
             values.append(value.get_secret_value().decode("utf-8", errors="ignore"))
+    for value in list(values):
+        with contextlib.suppress(ValueError):
+            password = urlsplit(value).password
+            if password:
+                values.append(password)
     return sorted({v for v in values if len(v) >= 4}, key=len, reverse=True)
 
 
