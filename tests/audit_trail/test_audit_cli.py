@@ -217,3 +217,44 @@ def test_prune_removes_old_records_and_their_snapshots(tmp_path: Path) -> None:
     assert [r.id for r in store.query()] == [keep.id]
     assert snapshots.exists(shared) and not snapshots.exists(old_only)
     store.close()
+
+
+def test_text_that_looks_like_markup_is_printed_as_is(tmp_path: Path) -> None:
+    env = {"CACHE_DIR": str(tmp_path)}
+    store = SqlAuditStore(f"sqlite:///{tmp_path / 'audit.db'}")
+    record = make_record(claim="Results [bold]improved[/bold] by [red]40%[/red]", snapshot_id=None)
+    store.add(record)
+    store.close()
+    listed = invoke(env, "audit", "list")
+    shown = invoke(env, "audit", "show", record.id)
+    missing = invoke(env, "audit", "show", "[red]nope[/red]")
+    assert listed.exit_code == 0 and "[bold]" in listed.stdout  # not eaten as markup
+    assert "Results [bold]improved[/bold] by [red]40%[/red]" in shown.stdout
+    assert "[red]nope[/red]" in missing.output
+
+
+def test_verdict_fields_without_a_column_are_kept_in_extra(tmp_path: Path) -> None:
+    from pydantic import Field
+
+    from citation_verifier.audit.recorder import Auditor
+    from citation_verifier.models import Label, UrlVerdict
+    from citation_verifier.settings import Settings
+
+    class VerdictWithAttempts(UrlVerdict):
+        attempts: list[dict[str, object]] = Field(default_factory=list)
+
+    store = SqlAuditStore(f"sqlite:///{tmp_path / 'audit.db'}")
+    auditor = Auditor(Settings(cache_dir=tmp_path), store=store)
+    verdict = VerdictWithAttempts(
+        url="https://e.com/x",
+        label=Label.UNREACHABLE,
+        confidence=1.0,
+        reason="http_404",
+        attempts=[{"token": "normal", "original_status": 404}],
+    )
+    audit_id = auditor.record_sync("claim", verdict, None, [], None).audit_id
+    assert audit_id is not None
+    record = store.get(audit_id)
+    assert record is not None
+    assert record.extra == {"attempts": [{"token": "normal", "original_status": 404}]}
+    store.close()

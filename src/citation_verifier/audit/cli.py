@@ -47,7 +47,7 @@ JsonOption = Annotated[bool, typer.Option("--json", help="JSON (one object per l
 
 
 def _fail(message: str, code: int = 2) -> typer.Exit:
-    Console(stderr=True).print(f"[red]error:[/red] {message}", highlight=False, markup=True)
+    Console(stderr=True).print(Text.assemble(("error:", "red"), " ", message))
     return typer.Exit(code)
 
 
@@ -126,7 +126,8 @@ def list_records(
     for column in ("reason", "url", "claim"):
         table.add_column(column, overflow="fold")
     for r in records:
-        table.add_row(r.id[:12], _when(r), r.label.value, r.reason or "", r.url, r.claim)
+        cells = (r.id[:12], _when(r), r.label.value, r.reason or "", r.url, r.claim)
+        table.add_row(*(Text(cell) for cell in cells))
     console = Console()
     console.print(table)
     console.print(f"{len(records)} of {total} matching record(s)", highlight=False)
@@ -153,12 +154,13 @@ def show(
         sys.stdout.write(record.model_dump_json(indent=2) + "\n")
         return
     console = Console()
-    fields = record.model_dump(mode="json", exclude={"passages", "settings"})
+    fields = record.model_dump(mode="json", exclude={"passages", "settings", "extra"})
+    # Page and claim text is data, never rich markup: printed as plain Text.
     for name, value in fields.items():
-        console.print(f"[bold]{name}[/bold]: {'' if value is None else value}", highlight=False)
-    console.print(
-        "[bold]settings[/bold]: " + json.dumps(record.settings, sort_keys=True), highlight=False
-    )
+        console.print(Text.assemble((name, "bold"), ": ", "" if value is None else str(value)))
+    for name in ("settings", "extra"):
+        value = json.dumps(getattr(record, name), sort_keys=True)
+        console.print(Text.assemble((name, "bold"), ": ", value))
     if record.snapshot_id is None:
         console.print("No page was judged (the fetch stage settled this citation).")
         return

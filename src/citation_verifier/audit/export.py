@@ -34,6 +34,7 @@ CSV_COLUMNS = (
     "detail",
     "passages",
     "settings",
+    "extra",
 )
 
 
@@ -56,6 +57,7 @@ def write_csv(records: Iterable[AuditRecord], out: TextIO) -> int:
         row = record.model_dump(mode="json")
         row["passages"] = json.dumps(row["passages"], separators=(",", ":"))
         row["settings"] = json.dumps(row["settings"], separators=(",", ":"), sort_keys=True)
+        row["extra"] = json.dumps(row["extra"], separators=(",", ":"), sort_keys=True)
         writer.writerow({k: "" if row[k] is None else row[k] for k in CSV_COLUMNS})
         count += 1
     return count

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import json
 import re
 import threading
 import uuid
@@ -34,6 +35,22 @@ _PRIVATE_SETTING = re.compile(
     r"token|key|secret|password|passwd|url|dir|path|host|^audit_|^snapshot_", re.I
 )
 _REDACTED = "***"
+# UrlVerdict fields the record has columns for; any other field goes to ``extra``.
+_VERDICT_COLUMNS = frozenset(
+    {
+        "url",
+        "label",
+        "evidence_quote",
+        "confidence",
+        "final_url",
+        "original_status",
+        "rid",
+        "reason",
+        "detail",
+        "credits",
+        "audit_id",
+    }
+)
 
 
 def audit_db_url(settings: Settings) -> str:
@@ -197,6 +214,7 @@ class Auditor:
             software_version=__version__,
             settings=self._settings_record,
             credits=verdict.credits,
+            extra=self._redact_json(verdict.model_dump(mode="json", exclude=set(_VERDICT_COLUMNS))),
             **fields,
         )
 
@@ -205,6 +223,10 @@ class Auditor:
         for secret in self._secrets:
             text = text.replace(secret, _REDACTED)
         return text
+
+    def _redact_json(self, data: dict[str, Any]) -> dict[str, Any]:
+        redacted: dict[str, Any] = json.loads(self._redact(json.dumps(data)))
+        return redacted
 
     def _redact_optional(self, text: str | None) -> str | None:
         return None if text is None else self._redact(text)

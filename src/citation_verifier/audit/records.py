@@ -62,6 +62,10 @@ class AuditRecord(BaseModel):
         default_factory=dict, description="The non-secret settings in force (thresholds, k, ...)."
     )
     credits: float = Field(default=0.0, ge=0)
+    extra: dict[str, Any] = Field(
+        default_factory=dict,
+        description="Other fields of the verdict as returned (e.g. a crawling backend's attempts).",
+    )
 
     @property
     def judged(self) -> bool:

@@ -76,6 +76,7 @@ decisions = Table(
     Column("software_version", String(32), nullable=False),
     Column("settings", JSON, nullable=False),
     Column("credits", Float, nullable=False),
+    Column("extra", JSON, nullable=False),
     Index("ix_audit_decisions_created_at", "created_at"),
     Index("ix_audit_decisions_label", "label"),
     Index("ix_audit_decisions_rid", "rid"),

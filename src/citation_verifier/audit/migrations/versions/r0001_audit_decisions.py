@@ -50,6 +50,7 @@ def upgrade() -> None:
         sa.Column("software_version", sa.String(32), nullable=False),
         sa.Column("settings", sa.JSON, nullable=False),
         sa.Column("credits", sa.Float, nullable=False),
+        sa.Column("extra", sa.JSON, nullable=False),
     )
     for column in ("created_at", "label", "rid", "snapshot_id", "raw_snapshot_id"):
         op.create_index(f"ix_audit_decisions_{column}", "audit_decisions", [column])
