@@ -139,9 +139,10 @@ async def test_a_verifier_given_an_auditor_records_into_it(
     auditor = Auditor(audit_settings, store=store, snapshots=SnapshotStore(tmp_path / "own"))
     async with Verifier(audit_settings, embedder=embedder, audit=auditor) as verifier:
         verdict = await verifier.verify_url(CLAIM, site.url("/gone"))
-    reopened = SqlAuditStore(f"sqlite:///{tmp_path / 'own.db'}")
-    assert [r.id for r in reopened.query()] == [verdict.audit_id]
-    reopened.close()
+    # The store handed in stays open for its owner after the Verifier closed.
+    assert [r.id for r in store.query()] == [verdict.audit_id]
+    store.close()
+    assert not (audit_settings.cache_dir / "audit.db").exists()  # the default store never opened
 
 
 def test_the_default_store_lives_under_the_cache_dir(tmp_path: Path) -> None:

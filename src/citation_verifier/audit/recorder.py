@@ -116,6 +116,7 @@ class Auditor:
         self.settings = settings
         self.snapshots = snapshots or SnapshotStore(snapshot_dir(settings))
         self._store = store
+        self._owns_store = store is None  # a store handed in belongs to the caller
         self._lock = threading.Lock()
         self._secrets = secret_values(settings)
         self._settings_record = verdict_settings(settings)
@@ -133,7 +134,10 @@ class Auditor:
             return self._store
 
     def close(self) -> None:
-        """Close the store (it reopens on next use)."""
+        """Close the store this auditor opened (it reopens on next use); a store handed to the
+        constructor is left open for its owner."""
+        if not self._owns_store:
+            return
         with self._lock:
             store, self._store = self._store, None
         if store is not None:
