@@ -75,3 +75,15 @@ async def score(
         )
     finally:
         await runner.aclose()
+
+
+def stable_csv(text: str) -> list[dict[str, str]]:
+    """A CSV report's rows without ``audit_id``: that column names each run's own audit
+    record, so two runs that reach the same verdicts differ in it by design."""
+    import csv
+    import io
+
+    return [
+        {k: v for k, v in row.items() if k != "audit_id"}
+        for row in csv.DictReader(io.StringIO(text))
+    ]

@@ -36,3 +36,12 @@ def serve() -> Iterator[Callable[[Mapping[str, Route]], LoopbackSite]]:
     yield start
     for site in sites:
         site.stop()
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _cache_dir_outside_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Tests never write under the user's home: CACHE_DIR (audit store, snapshots, ...) is a
+    temporary folder for the whole run."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
+        yield

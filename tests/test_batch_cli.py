@@ -18,7 +18,7 @@ import pytest
 from typer.testing import CliRunner
 
 from batch_fixture import article_routes, city_page, city_records, write_jsonl, write_records
-from batch_helpers import counting_runner, score
+from batch_helpers import counting_runner, score, stable_csv
 from citation_verifier.batch.checkpoint import Checkpoint, ResultRow
 from citation_verifier.batch.engine import LocalRunner
 from citation_verifier.batch.reports import write_report
@@ -167,7 +167,9 @@ async def test_batch_killed_mid_run_resumes_to_the_identical_report(
     assert resumed.returncode == 0, resumed.stderr
     reused, scored = _stats(resumed.stderr)
     assert (reused, scored) == (len(finished), 30 - len(finished))  # nothing scored twice
-    assert out.read_text(encoding="utf-8") == reference.read_text(encoding="utf-8")
+    assert stable_csv(out.read_text(encoding="utf-8")) == stable_csv(
+        reference.read_text(encoding="utf-8")
+    )
     keys = [ResultRow.model_validate_json(line).key for line in checkpoint.open()]
     assert len(keys) == len(set(keys)) == 30
     # A page whose citations had all finished before the kill was not loaded again.

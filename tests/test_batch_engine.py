@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from batch_fixture import article_routes, city_page, city_records, write_jsonl, write_records
-from batch_helpers import CountingEmbedder, counting_runner, score
+from batch_helpers import CountingEmbedder, counting_runner, score, stable_csv
 from citation_verifier.batch.checkpoint import Checkpoint, ResultRow
 from citation_verifier.batch.engine import LocalRunner, Runner, UrlJob
 from citation_verifier.batch.reports import csv_text
@@ -131,7 +131,7 @@ async def test_resume_reuses_finished_citations_and_scores_only_the_rest(
     resumed = await score(inputs, checkpoint, runner, resume=True)
     assert resumed.reused == 6 and resumed.scored == 6
     assert len(judge.claims) == 6
-    assert csv_text(resumed.rows) == csv_text(full.rows)
+    assert stable_csv(csv_text(resumed.rows)) == stable_csv(csv_text(full.rows))
     keys = [ResultRow.model_validate_json(line).key for line in checkpoint.read_text().splitlines()]
     assert len(keys) == len(set(keys)) == 12
     # /city/1 is cited only by the first four records: finished, so not fetched again.

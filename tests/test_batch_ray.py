@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from batch_fixture import article_routes, city_page, city_records, write_jsonl, write_records
-from batch_helpers import score
+from batch_helpers import score, stable_csv
 from citation_verifier.batch.checkpoint import Checkpoint, ResultRow
 from citation_verifier.batch.engine import LocalRunner, run_batch
 from citation_verifier.batch.records import read_input
@@ -71,9 +71,9 @@ async def test_ray_engine_gives_the_local_engines_report_and_resumes_the_same_wa
         await runner.aclose()
     lines = summary_lines(ray_article.summary)
     assert lines[:2] == ["citation_precision=0.2222 (2/9)", "reachable_precision=0.3333 (2/6)"]
-    assert csv_text(ray_article.rows) == csv_text(local_article.rows)
+    assert stable_csv(csv_text(ray_article.rows)) == stable_csv(csv_text(local_article.rows))
     assert (resumed.reused, resumed.scored) == (6, 6)
-    assert csv_text(resumed.rows) == csv_text(local_cities.rows)
+    assert stable_csv(csv_text(resumed.rows)) == stable_csv(csv_text(local_cities.rows))
     assert site.hits["/city/1"] == hits_before["/city/1"]  # finished: not loaded again
     keys = [ResultRow.model_validate_json(line).key for line in checkpoint.open()]
     assert len(keys) == len(set(keys)) == 12

@@ -126,6 +126,9 @@ register_batch(app)
 # eval:
 app.command("eval")(eval_command)
 # audit:
+from citation_verifier.audit.cli import app as audit_app  # noqa: E402
+
+app.add_typer(audit_app, name="audit")
 
 
 def main() -> None:

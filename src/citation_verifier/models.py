@@ -170,6 +170,9 @@ class UrlVerdict(BaseModel):
     cross_check_score: float | None = Field(
         default=None, ge=0, le=1, description="The embedded judge's agreement with the label."
     )
+    audit_id: str | None = Field(
+        default=None, description="Id of the audit record of this verdict (`audit show ID`)."
+    )
 
 
 class VerifyResult(BaseModel):

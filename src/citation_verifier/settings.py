@@ -202,3 +202,20 @@ class Settings(BaseSettings):
     )
 
     # --- audit ---
+    audit_enabled: bool = Field(
+        default=True, description="Record every verdict (audit row + page snapshot)."
+    )
+    audit_db_url: SecretStr | None = Field(
+        default=None,
+        description="SQLAlchemy URL of the audit store (may hold a password, hence secret); "
+        "default sqlite:///<CACHE_DIR>/audit.db.",
+    )
+    snapshot_dir: Path | None = Field(
+        default=None, description="Content-addressed page snapshots; default <CACHE_DIR>/snapshots."
+    )
+    snapshot_raw_body: bool = Field(
+        default=True, description="Also snapshot the raw response body, not only the Markdown."
+    )
+    audit_busy_timeout_s: float = Field(
+        default=30.0, gt=0, description="How long a SQLite writer waits for the write lock."
+    )

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from types import TracebackType
 
 from citation_verifier.aggregate import aggregate
+from citation_verifier.audit.recorder import Auditor, make_auditor
 from citation_verifier.errors import ConfigurationError
 from citation_verifier.evidence import locate_evidence
 from citation_verifier.fetch.base import Fetcher
@@ -18,7 +19,7 @@ from citation_verifier.guard import apply_guard
 from citation_verifier.judge.base import Judge
 from citation_verifier.judge.usage import judge_fields
 from citation_verifier.models import UrlVerdict, VerifyRequest, VerifyResult
-from citation_verifier.passages import split_passages
+from citation_verifier.passages import Passage, split_passages
 from citation_verifier.retrieve import Embedder, MiniLMEmbedder, top_passages
 from citation_verifier.settings import Settings
 from citation_verifier.verdict_cache import VerdictCache, judge_fingerprint, verdict_key
@@ -70,6 +71,7 @@ class Verifier:
         judge: Judge | None = None,
         page_cache: PageCache | None = None,
         verdict_cache: VerdictCache | None = None,
+        audit: Auditor | None = None,
     ) -> None:
         self.settings = settings or Settings()
         self.embedder = embedder or MiniLMEmbedder()
@@ -81,6 +83,7 @@ class Verifier:
         self.page_cache = page_cache
         self.verdict_cache = verdict_cache
         self._judge_fingerprint = judge_fingerprint(self.judge.name, self.settings)
+        self.audit = audit or make_auditor(self.settings)
 
     async def __aenter__(self) -> Verifier:
         return self
@@ -96,6 +99,8 @@ class Verifier:
     async def aclose(self) -> None:
         """Release the fetcher's connections."""
         await self.fetcher.aclose()
+        if self.audit is not None:
+            self.audit.close()
 
     async def verify(self, request: VerifyRequest) -> VerifyResult:
         """Verify one claim against each of its URLs (concurrently); citations keep URL order."""
@@ -110,7 +115,7 @@ class Verifier:
         )
 
     async def verify_url(self, claim: str, url: str) -> UrlVerdict:
-        """The verdict on one cited URL."""
+        """The verdict on one cited URL, recorded in the audit trail when auditing is on."""
         if self.page_cache is not None:
             loaded_here = False
 
@@ -133,9 +138,10 @@ class Verifier:
 
     async def verdict(self, claim: str, loaded: Document | Settled) -> UrlVerdict:
         """The verdict on a URL already loaded by :class:`PagePolicy`: a settled outcome as it
-        is, a document judged. Lets a batch load each URL once and judge it for many claims."""
+        is, a document judged; audited either way. Lets a batch load each URL once and judge it
+        for many claims."""
         if isinstance(loaded, Settled):
-            return UrlVerdict(
+            verdict = UrlVerdict(
                 url=loaded.url,
                 label=loaded.label,
                 confidence=1.0,
@@ -147,20 +153,37 @@ class Verifier:
                 credits=loaded.credits,
                 attempts=list(loaded.attempts),
             )
-        return await self.judge_document(claim, loaded)
+            return await self._audited(claim, verdict, None, [])
+        verdict, shown = await self.judge_passages(claim, loaded)
+        return await self._audited(claim, verdict, loaded, shown)
+
+    async def _audited(
+        self, claim: str, verdict: UrlVerdict, document: Document | None, shown: list[Passage]
+    ) -> UrlVerdict:
+        if self.audit is None:
+            return verdict
+        return await self.audit.record(claim, verdict, document, shown, self.judge.name)
 
     async def judge_document(self, claim: str, document: Document) -> UrlVerdict:
-        """Passages → retrieve → judge → guard on an already loaded page (a verdict cache, when
-        set, reuses the verdict of the same claim on the same text under the same settings)."""
+        """Passages → retrieve → judge → guard on an already loaded page (not audited)."""
+        verdict, _ = await self.judge_passages(claim, document)
+        return verdict
+
+    async def judge_passages(
+        self, claim: str, document: Document
+    ) -> tuple[UrlVerdict, list[Passage]]:
+        """:meth:`judge_document`, also returning the passages the judge was shown. A verdict
+        cache, when set, reuses the verdict of the same claim on the same text under the same
+        settings (retrieval is deterministic, so the passages shown are the same)."""
         if self.verdict_cache is None:
-            return await self._judge_document(claim, document)
+            return await self._judge_passages(claim, document)
         key = verdict_key(claim, document.text, self._judge_fingerprint)
-        judged_here = False
+        shown: list[Passage] | None = None
 
         async def judge() -> UrlVerdict:
-            nonlocal judged_here
-            judged_here = True
-            return await self._judge_document(claim, document)
+            nonlocal shown
+            verdict, shown = await self._judge_passages(claim, document)
+            return verdict
 
         verdict = await self.verdict_cache.get_or_compute(key, judge)
         update: dict[str, object] = {
@@ -171,16 +194,22 @@ class Verifier:
             "credits": document.credits,
             "attempts": list(document.attempts),
         }
-        if not judged_here:  # a reused verdict made no judge calls of its own
+        if shown is None:  # a reused verdict made no judge calls of its own
             update.update(judge_calls=0, judge_input_tokens=0, judge_output_tokens=0)
             update["judge_cost_usd"] = 0.0
-        return verdict.model_copy(update=update)
+            shown = await self._retrieve(claim, document)
+        return verdict.model_copy(update=update), shown
 
-    async def _judge_document(self, claim: str, document: Document) -> UrlVerdict:
+    async def _retrieve(self, claim: str, document: Document) -> list[Passage]:
         passages = split_passages(document.text, self.settings.passage_max_words)
-        best = await asyncio.to_thread(
+        return await asyncio.to_thread(
             top_passages, claim, passages, self.embedder, self.settings.top_k
         )
+
+    async def _judge_passages(
+        self, claim: str, document: Document
+    ) -> tuple[UrlVerdict, list[Passage]]:
+        best = await self._retrieve(claim, document)
         judgement = await self.judge.judge(claim, best)
         verdict = apply_guard(judgement, best)
         return UrlVerdict(
@@ -197,7 +226,7 @@ class Verifier:
             credits=document.credits,
             attempts=list(document.attempts),
             **judge_fields(self.judge.name, judgement),
-        )
+        ), best
 
 
 async def verify(claim: str, urls: Sequence[str], settings: Settings | None = None) -> VerifyResult:

@@ -50,6 +50,9 @@ class Document:
     rendered: bool = False
     attempts: tuple[Attempt, ...] = ()
     """Every paid API request of this load (all fetch calls), in order."""
+    body: bytes = b""
+    """The response body the text came from (kept for the audit snapshot)."""
+    content_type: str = ""
 
     @property
     def credits(self) -> float:
@@ -228,7 +231,16 @@ class PagePolicy:
         if not extract.visible_chars(text):
             return self._settle(page, Label.NOT_FOUND, Reason.EMPTY_PAGE, "the page has no text")
         return Document(
-            url, page.final_url, page.status, text, kind, fallback, page.rid, page.rendered
+            url,
+            page.final_url,
+            page.status,
+            text,
+            kind,
+            fallback,
+            page.rid,
+            page.rendered,
+            body=page.body,
+            content_type=page.content_type,
         )
 
     async def _backend_markdown(

@@ -1,0 +1,1 @@
+"""Alembic revisions of the audit store, oldest first."""
