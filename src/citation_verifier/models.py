@@ -122,6 +122,9 @@ class UrlVerdict(BaseModel):
         default=None, description="Human-readable explanation of the reason, when there is one."
     )
     credits: float = Field(default=0.0, ge=0, description="Crawling-API credits this URL cost.")
+    rendered: bool = Field(
+        default=False, description="Whether the page was rendered with JavaScript (browser)."
+    )
 
 
 class VerifyResult(BaseModel):

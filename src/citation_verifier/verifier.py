@@ -100,6 +100,7 @@ class Verifier:
                 rid=loaded.rid,
                 reason=loaded.reason,
                 detail=loaded.detail,
+                rendered=loaded.rendered,
             )
         return await self.judge_document(claim, loaded)
 
@@ -121,6 +122,7 @@ class Verifier:
             rid=document.rid,
             reason=verdict.reason,
             detail=judgement.detail,
+            rendered=document.rendered,
         )
 
 

@@ -32,6 +32,15 @@ _NOT_FOUND_FAILURES = frozenset(
 )
 # Failures of a first, cheap attempt that a rendering attempt may overcome.
 _RENDER_ON_FAILURE = frozenset({Reason.CRAWL_FAILED})
+# JavaScript-shell signals in a raw HTML body (SPEC §3 "the page needs a browser").
+_SCRIPT_TAG = re.compile(r"<script\b", re.I)
+_NOSCRIPT = re.compile(r"<noscript\b[^>]*>(.*?)</noscript\s*>", re.I | re.S)
+_TAG = re.compile(r"<[^>]+>")
+_ENABLE_JS = re.compile(
+    r"""\b(?:enable|turn\s+on|activate|allow|requires?|needs?|without)\b.{0,60}?\bjavascript\b
+    |\bjavascript\b.{0,40}?\b(?:enabled|required|disabled|is\s+off|turned\s+off|needed)\b""",
+    re.I | re.S | re.X,
+)
 
 
 @dataclass(frozen=True)
@@ -60,6 +69,7 @@ class Settled:
     final_url: str | None = None
     status: int | None = None
     rid: str | None = None
+    rendered: bool = False
 
 
 def _path(url: str) -> str:
@@ -95,6 +105,16 @@ def _kind(page: FetchedPage) -> str | None:
     return None
 
 
+def js_signals(page: FetchedPage) -> tuple[bool, bool]:
+    """``(has_script, noscript_notice)`` of an HTML body: whether it loads any ``<script>``, and
+    whether a ``<noscript>`` block tells the reader to enable JavaScript."""
+    if page.markdown is not None or _kind(page) != "html":
+        return False, False
+    decoded = extract.decode_body(page.body, page.charset)
+    notice = any(_ENABLE_JS.search(_TAG.sub(" ", block)) for block in _NOSCRIPT.findall(decoded))
+    return bool(_SCRIPT_TAG.search(decoded)), notice
+
+
 class PagePolicy:
     """Applies SPEC §3 to one URL through any :class:`Fetcher`."""
 
@@ -108,32 +128,79 @@ class PagePolicy:
             try:
                 page = await self._fetcher.fetch(url)
             except FetchFailed as failure:
-                if failure.reason not in _RENDER_ON_FAILURE or not self._fetcher.can_render:
+                if failure.reason not in _RENDER_ON_FAILURE or not self._may_render:
                     raise
                 page = await self._fetcher.fetch(url, render=True)
             result = await self._interpret(url, page)
             if self._needs_rendering(page, result):
                 # Same interpretation on the rendered page: it passes exactly the static checks.
                 result = await self._interpret(url, await self._fetcher.fetch(url, render=True))
+            elif not page.rendered and not self._may_render and self._needs_browser(page, result):
+                # Judging the empty shell would be a wrong verdict; say why there is none.
+                why = (
+                    "rendering is off (RENDER_JS=never)"
+                    if self._settings.render_js == "never"
+                    else "no browser is available to render it"
+                )
+                return self._settle(
+                    page,
+                    Label.NOT_FOUND,
+                    Reason.JS_REQUIRED,
+                    f"the page needs JavaScript to show its text and {why}",
+                )
             return result
         except FetchFailed as failure:
             label = Label.NOT_FOUND if failure.reason in _NOT_FOUND_FAILURES else Label.UNREACHABLE
             return Settled(url, label, failure.reason, failure.detail, final_url=failure.final_url)
 
-    def _needs_rendering(self, page: FetchedPage, result: Document | Settled) -> bool:
-        """JavaScript escalation (SPEC §3): the cheap attempt left the page thin or empty even
-        after the whole-page fallback, and the backend can render."""
-        if page.rendered or not self._fetcher.can_render:
-            return False
+    @property
+    def _may_render(self) -> bool:
+        """The backend can render and ``RENDER_JS`` allows it."""
+        return self._settings.render_js != "never" and self._fetcher.can_render
+
+    def _thin(self, result: Document | Settled) -> bool:
         if isinstance(result, Document):
             return result.kind == "html" and (
                 extract.visible_chars(result.text) < self._settings.readability_min_chars
             )
         return result.reason == Reason.EMPTY_PAGE
 
+    def _needs_rendering(self, page: FetchedPage, result: Document | Settled) -> bool:
+        """JavaScript escalation (SPEC §3), when the backend may render: the cheap attempt left
+        the page thin or empty even after the whole-page fallback, or only the whole-page
+        fallback had text and a ``<noscript>`` notice asks for JavaScript. ``RENDER_JS=always``
+        renders every HTML page that answered 2xx."""
+        if page.rendered or not self._may_render:
+            return False
+        if self._settings.render_js == "always":
+            if isinstance(result, Document):
+                return result.kind == "html"
+            return result.reason in (Reason.EMPTY_PAGE, Reason.SOFT_404)
+        if self._thin(result):
+            return True
+        return isinstance(result, Document) and result.full_page_fallback and js_signals(page)[1]
+
+    def _needs_browser(self, page: FetchedPage, result: Document | Settled) -> bool:
+        """The static page is a JavaScript shell: thin or empty while it loads scripts or shows
+        a ``<noscript>`` enable-JavaScript notice (or only the whole-page fallback had text and
+        such a notice is there). A short static page without scripts is not one."""
+        if not self._thin(result) and not (
+            isinstance(result, Document) and result.full_page_fallback
+        ):
+            return False
+        has_script, notice = js_signals(page)
+        return notice or (has_script and self._thin(result))
+
     def _settle(self, page: FetchedPage, label: Label, reason: str, detail: str) -> Settled:
         return Settled(
-            page.requested_url, label, reason, detail, page.final_url, page.status, page.rid
+            page.requested_url,
+            label,
+            reason,
+            detail,
+            page.final_url,
+            page.status,
+            page.rid,
+            page.rendered,
         )
 
     async def _interpret(self, url: str, page: FetchedPage) -> Document | Settled:
