@@ -13,6 +13,7 @@ $(BIN)/python:
 
 $(VENV)/.stamp-runtime: pyproject.toml | $(BIN)/python
 	$(PIP) install -q -e .
+	$(PIP) install -q -e '.[browser]'
 	touch $@
 
 $(VENV)/.stamp-test: pyproject.toml $(VENV)/.stamp-runtime
@@ -30,7 +31,7 @@ lint: install-test
 	$(BIN)/ruff format --check src tests bench
 	$(BIN)/mypy
 
-test: lint
+test: browser lint
 	$(BIN)/pytest
 
 # Debian's Chromium, for JavaScript rendering and browser tests: Playwright drives it at

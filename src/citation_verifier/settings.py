@@ -85,6 +85,12 @@ class Settings(BaseSettings):
     render_max_bytes: int = Field(
         default=25 * 1024 * 1024, gt=0, description="Bytes one rendered page may load in all."
     )
+    render_notice_max_chars: int = Field(
+        default=1000,
+        ge=0,
+        description="A page with a <noscript> enable-JavaScript notice needs a browser when its "
+        "readable text is shorter than this (non-whitespace chars).",
+    )
 
     # --- HTTP service ---
 

@@ -23,7 +23,6 @@ import html
 import importlib.util
 import os
 import time
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 from urllib.parse import urljoin, urlsplit
@@ -38,9 +37,6 @@ from citation_verifier.settings import Settings
 
 if TYPE_CHECKING:
     from playwright.async_api import Browser, BrowserContext, Playwright, Route, WebSocketRoute
-
-Resolver = Callable[[str, int], Awaitable[str]]
-"""``(host, port) -> address to connect to``; raises FetchFailed when the host is refused."""
 
 # Connection-level headers: they describe one hop, and our client sets its own.
 _HOP_HEADERS = frozenset(
@@ -116,9 +112,8 @@ class _PageState:
 class BrowserRenderer:
     """Renders pages in a shared headless Chromium. Call :meth:`aclose` to shut it down."""
 
-    def __init__(self, settings: Settings, *, resolver: Resolver | None = None) -> None:
+    def __init__(self, settings: Settings) -> None:
         self._settings = settings
-        self._resolver = resolver or self._guard
         self._slots = asyncio.Semaphore(settings.browser_pages)
         self._start_lock = asyncio.Lock()
         self._playwright: Playwright | None = None
@@ -132,7 +127,13 @@ class BrowserRenderer:
         """How many times a browser process was started (tests assert static pages start none)."""
 
     async def _guard(self, host: str, port: int) -> str:
-        return await resolve_allowed(host, port, allow_private=self._settings.allow_private_urls)
+        """The fetcher's SSRF rule, applied to a request the page makes."""
+        return await resolve_allowed(
+            host,
+            port,
+            allow_private=self._settings.allow_private_urls,
+            allowlist=self._settings.private_allowlist,
+        )
 
     async def aclose(self) -> None:
         """Close the browser, the Playwright driver and the HTTP client."""
@@ -145,6 +146,11 @@ class BrowserRenderer:
             if playwright is not None:
                 await playwright.stop()
             await self._client.aclose()
+
+    async def start(self) -> None:
+        """Start the browser now rather than on the first render (a service can pay the launch
+        cost before its first request)."""
+        await self._started()
 
     async def _started(self) -> Browser:
         async with self._start_lock:
@@ -321,7 +327,7 @@ class BrowserRenderer:
         if parts.scheme not in ("http", "https") or not parts.hostname:
             raise FetchFailed(Reason.INVALID_REDIRECT, f"not an http(s) URL: {url!r}")
         port = parts.port or (443 if parts.scheme == "https" else 80)
-        address = await self._resolver(parts.hostname, port)
+        address = await self._guard(parts.hostname, port)
         pinned, host_header, extensions = _pinned_request(url, address)
         request = self._client.build_request(
             method, pinned, headers={**headers, **host_header}, content=content

@@ -165,31 +165,35 @@ class PagePolicy:
             )
         return result.reason == Reason.EMPTY_PAGE
 
+    def _short_with_notice(self, page: FetchedPage, result: Document | Settled) -> bool:
+        """Short readable text (under ``RENDER_NOTICE_MAX_CHARS``; navigation, a header) beside
+        a ``<noscript>`` notice that asks for JavaScript: the content is not in the HTML."""
+        return (
+            isinstance(result, Document)
+            and result.kind == "html"
+            and extract.visible_chars(result.text) < self._settings.render_notice_max_chars
+            and js_signals(page)[1]
+        )
+
     def _needs_rendering(self, page: FetchedPage, result: Document | Settled) -> bool:
         """JavaScript escalation (SPEC §3), when the backend may render: the cheap attempt left
-        the page thin or empty even after the whole-page fallback, or only the whole-page
-        fallback had text and a ``<noscript>`` notice asks for JavaScript. ``RENDER_JS=always``
-        renders every HTML page that answered 2xx."""
+        the page thin or empty even after the whole-page fallback, or its short text sits beside
+        a ``<noscript>`` enable-JavaScript notice. ``RENDER_JS=always`` renders every HTML page
+        that answered 2xx."""
         if page.rendered or not self._may_render:
             return False
         if self._settings.render_js == "always":
             if isinstance(result, Document):
                 return result.kind == "html"
             return result.reason in (Reason.EMPTY_PAGE, Reason.SOFT_404)
-        if self._thin(result):
-            return True
-        return isinstance(result, Document) and result.full_page_fallback and js_signals(page)[1]
+        return self._thin(result) or self._short_with_notice(page, result)
 
     def _needs_browser(self, page: FetchedPage, result: Document | Settled) -> bool:
-        """The static page is a JavaScript shell: thin or empty while it loads scripts or shows
-        a ``<noscript>`` enable-JavaScript notice (or only the whole-page fallback had text and
-        such a notice is there). A short static page without scripts is not one."""
-        if not self._thin(result) and not (
-            isinstance(result, Document) and result.full_page_fallback
-        ):
-            return False
-        has_script, notice = js_signals(page)
-        return notice or (has_script and self._thin(result))
+        """The static page is a JavaScript shell: thin or empty while it loads scripts, or short
+        beside a ``<noscript>`` enable-JavaScript notice. A short page without scripts is not."""
+        if self._short_with_notice(page, result):
+            return True
+        return self._thin(result) and any(js_signals(page))
 
     def _settle(self, page: FetchedPage, label: Label, reason: str, detail: str) -> Settled:
         return Settled(
