@@ -462,3 +462,18 @@ async def test_nav_only_page_with_noscript_notice_is_rendered(
     never = settings.model_copy(update={"render_js": "never"})
     _, verdict = await run_claim(never, embedder, site.url("/p"))
     assert verdict.reason == Reason.JS_REQUIRED
+
+
+async def test_navigation_redirect_loop_ends_as_too_many_redirects(
+    serve: Serve, settings: Settings
+) -> None:
+    site = serve({"/a": redirect("/b", 302), "/b": redirect("/a", 302)})
+    looping = settings.model_copy(update={"max_redirects": 3})
+    renderer = BrowserRenderer(looping)
+    try:
+        with pytest.raises(FetchFailed) as failed:
+            await renderer.render(site.url("/a"))
+    finally:
+        await renderer.aclose()
+    assert failed.value.reason == Reason.TOO_MANY_REDIRECTS
+    assert site.hits["/a"] + site.hits["/b"] == 4

@@ -292,6 +292,14 @@ class BrowserRenderer:
                     # Hand the next hop back to the browser as a new intercepted navigation.
                     if main_frame:
                         state.redirects.append(url)
+                        if len(state.redirects) > self._settings.max_redirects:
+                            state.refused_navigation = FetchFailed(
+                                Reason.TOO_MANY_REDIRECTS,
+                                f"more than {self._settings.max_redirects} redirects",
+                                final_url=url,
+                            )
+                            await _abort_quietly(route)
+                            return
                     await route.fulfill(
                         status=200, content_type="text/html", body=refresh_page(target)
                     )
@@ -306,12 +314,14 @@ class BrowserRenderer:
                 state.status = status
             await route.fulfill(status=status, headers=response_headers, body=body)
         except FetchFailed as failure:
-            if main_frame and failure.reason == Reason.FORBIDDEN_ADDRESS:
+            if main_frame and failure.reason in (Reason.FORBIDDEN_ADDRESS, Reason.DNS_ERROR):
                 state.refused_navigation = FetchFailed(
                     failure.reason, failure.detail, final_url=request.url
                 )
             await _abort_quietly(route)
         except (httpx.HTTPError, OSError, PlaywrightError):
+            await _abort_quietly(route)
+        except Exception:  # a request we cannot forward (odd headers): fail it, never hang it
             await _abort_quietly(route)
 
     async def _exchange(
