@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import re
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -477,3 +480,37 @@ async def test_navigation_redirect_loop_ends_as_too_many_redirects(
         await renderer.aclose()
     assert failed.value.reason == Reason.TOO_MANY_REDIRECTS
     assert site.hits["/a"] + site.hits["/b"] == 4
+
+
+def cli_verify_json(url: str, render_js: str) -> dict[str, object]:
+    """``citation-verifier verify --json`` in a real process, as a user runs it."""
+    env = {**os.environ, "ALLOW_PRIVATE_URLS": "true", "RENDER_JS": render_js}
+    done = subprocess.run(
+        [sys.executable, "-m", "citation_verifier", "verify", "--json", CLAIM, url],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=240,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    citation: dict[str, object] = json.loads(done.stdout)["citations"][0]
+    return citation
+
+
+def test_cli_verify_on_spa_is_supported_and_js_required_with_render_js_never(
+    serve: Serve,
+) -> None:
+    site = serve({"/article": Page(SPA), "/api/article": API})
+    rendered = cli_verify_json(site.url("/article"), "auto")
+    assert (rendered["label"], rendered["evidence_quote"], rendered["rendered"]) == (
+        "supported",
+        CLAIM,
+        True,
+    )
+    shell = cli_verify_json(site.url("/article"), "never")
+    assert (shell["label"], shell["reason"], shell["rendered"]) == (
+        "not_found",
+        "js_required",
+        False,
+    )
