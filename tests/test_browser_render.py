@@ -368,7 +368,25 @@ async def test_no_storage_survives_between_pages(serve: Serve, settings: Setting
     assert root_text(page) == "storage=none cookie=none"
 
 
-async def test_downloads_are_refused(serve: Serve, settings: Settings) -> None:
+async def test_page_that_is_a_download_is_refused(serve: Serve, settings: Settings) -> None:
+    attachment = Page(
+        b"binary",
+        content_type="application/octet-stream",
+        headers={"Content-Disposition": 'attachment; filename="x.bin"'},
+    )
+    site = serve({"/file.bin": attachment})
+    renderer = BrowserRenderer(settings)
+    try:
+        with pytest.raises(FetchFailed) as refused:
+            await renderer.render(site.url("/file.bin"))
+    finally:
+        await renderer.aclose()
+    assert refused.value.reason == Reason.UNSUPPORTED_CONTENT_TYPE
+
+
+async def test_download_started_by_a_script_leaves_the_page_in_place(
+    serve: Serve, settings: Settings
+) -> None:
     attachment = Page(
         b"%PDF-1.4 secret",
         content_type="application/octet-stream",

@@ -211,6 +211,11 @@ class BrowserRenderer:
             except PlaywrightError as exc:
                 if state.refused_navigation is not None:
                     raise state.refused_navigation from None
+                if "Download is starting" in str(exc):
+                    raise FetchFailed(
+                        Reason.UNSUPPORTED_CONTENT_TYPE,
+                        "the page is a download, and downloads are refused",
+                    ) from None
                 if "interrupted by another navigation" not in str(exc):
                     raise FetchFailed(
                         Reason.JS_REQUIRED,
