@@ -129,7 +129,9 @@ async def bench(pages: int, pool: int) -> dict[str, float]:
             await sampler
             await renderer.aclose()
     times = sorted(float(str(r.extra["render_s"])) for r in results)
-    assert all(PARAGRAPHS[0].encode() in r.body for r in results), "a page did not render"
+    failed = [r.requested_url for r in results if PARAGRAPHS[0].encode() not in r.body]
+    if failed:
+        raise SystemExit(f"{len(failed)} page(s) ended without their text: {failed}")
     return {
         "pages": pages,
         "pool": pool,

@@ -532,3 +532,17 @@ def test_cli_verify_on_spa_is_supported_and_js_required_with_render_js_never(
         "js_required",
         False,
     )
+
+
+async def test_text_written_by_a_timer_after_the_network_went_quiet_is_read(
+    serve: Serve, settings: Settings
+) -> None:
+    # No request at all after load: network idle comes after 500 ms, the text at 900 ms.
+    script = "setTimeout(function () { document.getElementById('root').textContent = 'late text'; }, 900);"
+    site = serve({"/late": Page(spa_shell(script))})
+    renderer = BrowserRenderer(settings)
+    try:
+        page = await renderer.render(site.url("/late"))
+    finally:
+        await renderer.aclose()
+    assert root_text(page) == "late text"

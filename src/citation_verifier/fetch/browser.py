@@ -36,7 +36,14 @@ from citation_verifier.models import Reason
 from citation_verifier.settings import Settings
 
 if TYPE_CHECKING:
-    from playwright.async_api import Browser, BrowserContext, Playwright, Route, WebSocketRoute
+    from playwright.async_api import (
+        Browser,
+        BrowserContext,
+        Page,
+        Playwright,
+        Route,
+        WebSocketRoute,
+    )
 
 # Connection-level headers: they describe one hop, and our client sets its own.
 _HOP_HEADERS = frozenset(
@@ -72,6 +79,7 @@ CHROMIUM_ARGS = (
     "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
     "--webrtc-ip-handling-policy=disable_non_proxied_udp",
 )
+_TEXT_LENGTH = "() => document.body ? document.body.innerText.length : 0"
 # No peer connections: WebRTC is a way around request interception.
 _INIT_SCRIPT = "delete window.RTCPeerConnection; delete window.webkitRTCPeerConnection;"
 
@@ -252,8 +260,9 @@ class BrowserRenderer:
         )
 
     async def _settle(self, context: BrowserContext) -> None:
-        """Wait for network idle (bounded); repeat while client-side navigations keep coming,
-        so a JavaScript or refresh redirect is followed to the page it lands on."""
+        """Wait for network idle, then for the text to stop changing (both bounded); repeat
+        while client-side navigations keep coming, so a JavaScript or refresh redirect is
+        followed to the page it lands on."""
         from playwright.async_api import Error as PlaywrightError
 
         page = context.pages[0]
@@ -269,7 +278,30 @@ class BrowserRenderer:
             with contextlib.suppress(PlaywrightError):
                 await page.wait_for_load_state("domcontentloaded", timeout=idle_ms)
             if page.url == before:
+                await self._text_settled(page)
+                if page.url == before:
+                    return
+
+    async def _text_settled(self, page: Page) -> None:
+        """Network idle is not enough on a busy machine: a timer may start the request that
+        brings the text after the network went quiet. Poll the text length until it holds
+        still with enough text, or holds still for a second, or the idle bound passes."""
+        from playwright.async_api import Error as PlaywrightError
+
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        deadline = started + self._settings.render_idle_timeout_s
+        last = -1
+        while loop.time() < deadline:
+            try:
+                length = int(await page.evaluate(_TEXT_LENGTH))
+            except PlaywrightError:
+                return  # the document is being replaced: the caller looks again
+            enough = length >= self._settings.readability_min_chars
+            if length == last and (enough or loop.time() - started >= 1.0):
                 return
+            last = length
+            await asyncio.sleep(0.25)
 
     async def _answer(self, route: Route, state: _PageState) -> None:
         """Answer one intercepted request ourselves, behind the SSRF guard; never raises."""
