@@ -31,7 +31,7 @@ lint: install-test
 	$(BIN)/ruff format --check src tests bench
 	$(BIN)/mypy
 
-test: browser lint
+test: lint browser
 	$(BIN)/pytest
 
 # Debian's Chromium, for JavaScript rendering and browser tests: Playwright drives it at

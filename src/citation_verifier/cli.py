@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.table import Table
 
 from citation_verifier.errors import CitationVerifierError
+from citation_verifier.eval_cli import eval_command
 from citation_verifier.models import Label, Reason, VerifyRequest, VerifyResult
 
 app = typer.Typer(
@@ -109,8 +110,12 @@ def demo() -> None:
 
 # Sub-commands that live in their own modules register here, one line each.
 # serve:
+from citation_verifier.service.command import serve  # noqa: E402
+
+app.command()(serve)
 # batch:
 # eval:
+app.command("eval")(eval_command)
 # audit:
 
 

@@ -107,6 +107,14 @@ class VerifyRequest(BaseModel):
         return [validate_http_url(u) for u in value]
 
 
+class EvidenceContext(BaseModel):
+    """The passage an evidence quote came from, and where the quote sits in it."""
+
+    passage: str = Field(description="The passage the judge was shown, as extracted.")
+    start: int = Field(ge=0, description="Offset of the quote's first character in passage.")
+    end: int = Field(ge=0, description="Offset just past the quote's last character.")
+
+
 class UrlVerdict(BaseModel):
     """The verdict on one cited URL (SPEC §8; extra fields may be added, these stay)."""
 
@@ -122,6 +130,9 @@ class UrlVerdict(BaseModel):
         default=None, description="Human-readable explanation of the reason, when there is one."
     )
     credits: float = Field(default=0.0, ge=0, description="Crawling-API credits this URL cost.")
+    evidence_context: EvidenceContext | None = Field(
+        default=None, description="The passage holding evidence_quote, with the quote's span."
+    )
     rendered: bool = Field(
         default=False, description="Whether the page was rendered with JavaScript (browser)."
     )

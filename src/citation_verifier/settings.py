@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, IPvAnyNetwork
+from pydantic import Field, IPvAnyNetwork, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -93,6 +93,29 @@ class Settings(BaseSettings):
     )
 
     # --- HTTP service ---
+    service_api_key: SecretStr | None = Field(
+        default=None, description="When set, POST /verify needs 'Authorization: Bearer <key>'."
+    )
+    service_max_body_bytes: int = Field(default=64 * 1024, gt=0, description="Request body cap.")
+    service_max_urls: int = Field(default=20, ge=1, description="Most URLs one request may cite.")
+    service_max_claim_chars: int = Field(default=2000, ge=1, description="Longest claim accepted.")
+    service_max_in_flight: int = Field(
+        default=8, ge=1, description="Verifications running at once; more requests wait."
+    )
+    service_max_waiting: int = Field(
+        default=64, ge=0, description="Requests allowed to wait for a slot; beyond: 429."
+    )
+    service_wait_timeout_s: float = Field(
+        default=15.0, ge=0, description="Longest wait for a slot before 429 with Retry-After."
+    )
+    service_retry_after_s: int = Field(default=5, ge=1, description="Retry-After on a 429.")
+    fetch_cache_ttl_s: float = Field(
+        default=60.0, ge=0, description="How long a loaded page is reused; 0 disables the cache."
+    )
+    fetch_cache_max_entries: int = Field(default=256, ge=1, description="Pages kept in memory.")
+    verdict_cache_max_entries: int = Field(
+        default=4096, ge=0, description="Verdicts kept per (claim, page text, judge); 0 disables."
+    )
 
     # --- batch ---
 

@@ -9,7 +9,9 @@ from types import TracebackType
 
 from citation_verifier.aggregate import aggregate
 from citation_verifier.errors import ConfigurationError
+from citation_verifier.evidence import locate_evidence
 from citation_verifier.fetch.base import Fetcher
+from citation_verifier.fetch.cache import PageCache
 from citation_verifier.fetch.policy import Document, PagePolicy, Settled
 from citation_verifier.guard import apply_guard
 from citation_verifier.judge.base import Judge
@@ -17,6 +19,7 @@ from citation_verifier.models import UrlVerdict, VerifyRequest, VerifyResult
 from citation_verifier.passages import split_passages
 from citation_verifier.retrieve import Embedder, MiniLMEmbedder, top_passages
 from citation_verifier.settings import Settings
+from citation_verifier.verdict_cache import VerdictCache, judge_fingerprint, verdict_key
 
 
 def make_fetcher(settings: Settings) -> Fetcher:
@@ -52,6 +55,8 @@ class Verifier:
         fetcher: Fetcher | None = None,
         embedder: Embedder | None = None,
         judge: Judge | None = None,
+        page_cache: PageCache | None = None,
+        verdict_cache: VerdictCache | None = None,
     ) -> None:
         self.settings = settings or Settings()
         self.embedder = embedder or MiniLMEmbedder()
@@ -59,6 +64,10 @@ class Verifier:
         self.fetcher = fetcher or make_fetcher(self.settings)
         self._policy = PagePolicy(self.fetcher, self.settings)
         self._fetch_slots = asyncio.Semaphore(self.settings.fetch_concurrency)
+        # Optional reuse (single-flight + TTL pages, verdicts per claim/text/judge settings).
+        self.page_cache = page_cache
+        self.verdict_cache = verdict_cache
+        self._judge_fingerprint = judge_fingerprint(self.judge.name, self.settings)
 
     async def __aenter__(self) -> Verifier:
         return self
@@ -88,8 +97,10 @@ class Verifier:
 
     async def verify_url(self, claim: str, url: str) -> UrlVerdict:
         """The verdict on one cited URL."""
-        async with self._fetch_slots:
-            loaded = await self._policy.load(url)
+        if self.page_cache is not None:
+            loaded = await self.page_cache.load(url, self._load_page)
+        else:
+            loaded = await self._load_page(url)
         if isinstance(loaded, Settled):
             return UrlVerdict(
                 url=url,
@@ -104,8 +115,29 @@ class Verifier:
             )
         return await self.judge_document(claim, loaded)
 
+    async def _load_page(self, url: str) -> Document | Settled:
+        async with self._fetch_slots:
+            return await self._policy.load(url)
+
     async def judge_document(self, claim: str, document: Document) -> UrlVerdict:
-        """Passages → retrieve → judge → guard on an already loaded page."""
+        """Passages → retrieve → judge → guard on an already loaded page (a verdict cache, when
+        set, reuses the verdict of the same claim on the same text under the same settings)."""
+        if self.verdict_cache is None:
+            return await self._judge_document(claim, document)
+        key = verdict_key(claim, document.text, self._judge_fingerprint)
+        verdict = await self.verdict_cache.get_or_compute(
+            key, lambda: self._judge_document(claim, document)
+        )
+        return verdict.model_copy(
+            update={
+                "url": document.url,
+                "final_url": document.final_url,
+                "original_status": document.status,
+                "rid": document.rid,
+            }
+        )
+
+    async def _judge_document(self, claim: str, document: Document) -> UrlVerdict:
         passages = split_passages(document.text, self.settings.passage_max_words)
         best = await asyncio.to_thread(
             top_passages, claim, passages, self.embedder, self.settings.top_k
@@ -122,6 +154,7 @@ class Verifier:
             rid=document.rid,
             reason=verdict.reason,
             detail=judgement.detail,
+            evidence_context=locate_evidence(verdict.evidence_quote, best),
             rendered=document.rendered,
         )
 

@@ -1,0 +1,258 @@
+"""The HTTP service: ``GET /health``, ``GET /ready``, ``POST /verify`` (SPEC §8), ``GET
+/metrics`` and the web page at ``/``. Build it with :func:`create_app`; ``citation-verifier
+serve`` runs it under uvicorn.
+
+Status codes of ``/verify``: 200 with the verdicts; 401 without the service's API key (when
+``SERVICE_API_KEY`` is set); 413 body too large; 422 invalid request (with a readable
+message); 429 too busy (with ``Retry-After``); 503 a configured backend is missing its key
+(the message names the variable, never its value).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import AsyncIterator, Mapping
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import Body, FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from citation_verifier import __version__
+from citation_verifier.errors import ConfigurationError
+from citation_verifier.models import VerifyRequest, VerifyResult
+from citation_verifier.retrieve import Embedder
+from citation_verifier.service.admission import Admission, Overloaded
+from citation_verifier.service.metrics import ServiceMetrics
+from citation_verifier.service.middleware import AccessLog, RequestLimits
+from citation_verifier.service.state import ServiceState
+from citation_verifier.settings import Settings
+
+WEB_DIR = Path(__file__).parent / "web"
+# The page loads only what the app serves: no CDN, no inline script.
+PAGE_CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
+
+
+class ErrorBody(BaseModel):
+    """Every error answer: a message for people, and the field errors for 422."""
+
+    detail: str
+    errors: list[dict[str, str]] | None = None
+
+
+class Health(BaseModel):
+    """Liveness: the process runs."""
+
+    status: str = "ok"
+    version: str = __version__
+
+
+class Readiness(BaseModel):
+    """Readiness: the model is loaded and every configured backend has what it needs."""
+
+    status: str
+    detail: str | None = None
+
+
+WATER_REQUEST = {
+    "claim": "Water boils at 100 degrees Celsius at sea level.",
+    "urls": [
+        "https://example.com/articles/water-boiling-point",
+        "https://example.com/old-report",
+    ],
+}
+WATER_RESPONSE: dict[str, Any] = {
+    "claim": "Water boils at 100 degrees Celsius at sea level.",
+    "overall": "supported",
+    "citations": [
+        {
+            "url": "https://example.com/articles/water-boiling-point",
+            "label": "supported",
+            "evidence_quote": "Water boils at 100 degrees Celsius at sea level.",
+            "confidence": 0.96,
+            "final_url": "https://example.com/articles/water-boiling-point",
+            "original_status": 200,
+            "rid": None,
+            "reason": None,
+        },
+        {
+            "url": "https://example.com/old-report",
+            "label": "unreachable",
+            "evidence_quote": None,
+            "confidence": 1.0,
+            "final_url": "https://example.com/old-report",
+            "original_status": 404,
+            "rid": None,
+            "reason": "http_404",
+        },
+    ],
+}
+
+
+def _error(status: int, detail: str, headers: Mapping[str, str] | None = None) -> JSONResponse:
+    return JSONResponse(ErrorBody(detail=detail).model_dump(exclude_none=True), status, headers)
+
+
+def _invalid(field: str, message: str) -> JSONResponse:
+    """422 for a limit the schema cannot express (it depends on settings), shaped like the
+    framework's validation errors."""
+    body = ErrorBody(
+        detail=f"invalid request: {field}: {message}",
+        errors=[{"field": field, "message": message}],
+    )
+    return JSONResponse(body.model_dump(), 422)
+
+
+def _field_errors(error: RequestValidationError) -> list[dict[str, str]]:
+    out = []
+    for item in error.errors():
+        loc = [str(part) for part in item.get("loc", ()) if part != "body"]
+        out.append(
+            {
+                "field": ".".join(loc) or "body",
+                "message": str(item.get("msg", "invalid")).removeprefix("Value error, "),
+            }
+        )
+    return out
+
+
+def create_app(settings: Settings | None = None, *, embedder: Embedder | None = None) -> FastAPI:
+    """The service for ``settings`` (read from the environment when None). ``embedder`` lets
+    a caller share an already loaded model; by default the app loads its own at startup."""
+    settings = settings or Settings()
+    metrics = ServiceMetrics()
+    state = ServiceState(settings, metrics, embedder)
+    admission = Admission(
+        settings.service_max_in_flight,
+        settings.service_max_waiting,
+        settings.service_wait_timeout_s,
+        settings.service_retry_after_s,
+    )
+    metrics.in_flight.set_function(lambda: admission.in_flight)
+    metrics.waiting.set_function(lambda: admission.waiting)
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        await state.start()
+        try:
+            yield
+        finally:
+            await state.stop()
+
+    app = FastAPI(
+        title="citation-verifier",
+        version=__version__,
+        summary="Check whether the pages an LLM cited actually say what it claimed.",
+        lifespan=lifespan,
+        docs_url=None,  # Swagger UI and ReDoc load from a CDN; the schema is at /openapi.json
+        redoc_url=None,
+    )
+    app.add_middleware(
+        RequestLimits,
+        max_body_bytes=settings.service_max_body_bytes,
+        api_key=settings.service_api_key,
+        protected_paths=["/verify"],
+    )
+    app.add_middleware(AccessLog, metrics=metrics)
+    app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_: Request, error: StarletteHTTPException) -> JSONResponse:
+        if error.status_code == 400:  # FastAPI's "error parsing the body" (e.g. not UTF-8)
+            return _error(422, "invalid request: the body is not valid UTF-8 JSON")
+        return _error(error.status_code, str(error.detail), error.headers)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(_: Request, error: RequestValidationError) -> JSONResponse:
+        errors = _field_errors(error)
+        detail = "invalid request: " + "; ".join(f"{e['field']}: {e['message']}" for e in errors)
+        body = ErrorBody(detail=detail, errors=errors)
+        return JSONResponse(body.model_dump(), 422)
+
+    @app.get("/health", response_model=Health, tags=["operations"])
+    async def health() -> Health:
+        """Liveness: 200 while the process runs. Reveals no configuration."""
+        return Health()
+
+    @app.get(
+        "/ready",
+        response_model=Readiness,
+        tags=["operations"],
+        responses={503: {"model": Readiness, "description": "Not ready; detail says why."}},
+    )
+    async def ready() -> Readiness | JSONResponse:
+        """Readiness: the model is loaded and the configured backends have their keys."""
+        if state.verifier is None:
+            body = Readiness(status="not_ready", detail=state.error)
+            return JSONResponse(body.model_dump(), 503)
+        return Readiness(status="ready")
+
+    @app.get("/metrics", tags=["operations"], response_class=Response)
+    async def prometheus_metrics() -> Response:
+        """Prometheus text format: requests, latency per route and stage, verdicts, failures."""
+        return Response(metrics.render(), media_type="text/plain; version=0.0.4; charset=utf-8")
+
+    @app.get("/", include_in_schema=False)
+    async def page() -> FileResponse:
+        return FileResponse(
+            WEB_DIR / "index.html",
+            media_type="text/html; charset=utf-8",
+            headers={"Content-Security-Policy": PAGE_CSP, "X-Content-Type-Options": "nosniff"},
+        )
+
+    @app.post(
+        "/verify",
+        response_model=VerifyResult,
+        tags=["verification"],
+        responses={
+            200: {"content": {"application/json": {"example": WATER_RESPONSE}}},
+            401: {"model": ErrorBody, "description": "SERVICE_API_KEY is set; bearer missing."},
+            413: {"model": ErrorBody, "description": "Body over SERVICE_MAX_BODY_BYTES."},
+            422: {"model": ErrorBody, "description": "Invalid claim or URLs; detail says what."},
+            429: {"model": ErrorBody, "description": "Too busy; retry after Retry-After s."},
+            503: {"model": ErrorBody, "description": "A configured backend lacks its key."},
+        },
+    )
+    async def verify(
+        request: Request,
+        body: Annotated[
+            VerifyRequest,
+            Body(
+                openapi_examples={"water": {"summary": "The water example", "value": WATER_REQUEST}}
+            ),
+        ],
+    ) -> VerifyResult | JSONResponse:
+        """Verify one claim against each cited URL (SPEC §8): one verdict per URL, in order,
+        and the overall label."""
+        if len(body.urls) > settings.service_max_urls:
+            return _invalid("urls", f"at most {settings.service_max_urls} URLs")
+        if len(body.claim) > settings.service_max_claim_chars:
+            return _invalid("claim", f"at most {settings.service_max_claim_chars} characters")
+        verifier = state.verifier
+        if verifier is None:
+            metrics.rejected.labels(why="not_configured").inc()
+            return _error(503, f"service not ready: {state.error}")
+        try:
+            async with admission.slot():
+                started = time.perf_counter()
+                result = await verifier.verify(body)
+        except Overloaded as busy:
+            metrics.rejected.labels(why="overloaded").inc()
+            return _error(429, str(busy), {"Retry-After": str(busy.retry_after_s)})
+        except ConfigurationError as error:
+            metrics.rejected.labels(why="not_configured").inc()
+            return _error(503, f"service misconfigured: {error}")
+        metrics.observe_stage("verify", time.perf_counter() - started)
+        metrics.record_result(result)
+        request.state.log_extra = {"urls": len(body.urls), "overall": result.overall.value}
+        return result
+
+    return app

@@ -1,0 +1,289 @@
+"""``citation-verifier eval``: score the judge path on human-labelled claim/source pairs.
+
+Each row (``id, claim, label, source_text``) goes through the same passages → retrieve → judge →
+guard path as a live citation, on its ``source_text`` (no fetch); with ``via_http`` each source
+is served as an HTML page on 127.0.0.1 and the full pipeline runs, fetch and extraction included.
+Scores are per dataset, never pooled: binary supported-vs-rest balanced accuracy everywhere,
+three-way accuracy and macro-F1 where the file has contradicted rows.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import html
+import json
+import random
+import time
+from collections import Counter, defaultdict
+from collections.abc import Callable, Sequence
+from contextlib import nullcontext
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from citation_verifier.fetch.policy import Document
+from citation_verifier.loopback import LoopbackSite, Page
+from citation_verifier.models import Label
+from citation_verifier.settings import Settings
+from citation_verifier.verifier import Verifier
+
+LABELS = (Label.SUPPORTED, Label.CONTRADICTED, Label.NOT_FOUND)
+# Settings that change a verdict: a checkpoint from other values must not be reused.
+_VERDICT_SETTINGS = {
+    "readability_min_chars",
+    "soft_404_max_chars",
+    "passage_max_words",
+    "top_k",
+    "judge_provider",
+    "local_judge_support_threshold",
+    "local_judge_relevance_threshold",
+}
+
+
+@dataclass(frozen=True)
+class EvalRow:
+    """One labelled pair from a dataset file."""
+
+    dataset: str
+    id: str
+    claim: str
+    label: Label
+    source_text: str
+
+
+@dataclass
+class Prediction:
+    """What the pipeline said about one row."""
+
+    id: str
+    gold: str
+    predicted: str
+    reason: str | None
+    seconds: float
+
+
+def dataset_name(path: Path) -> str:
+    """``wice`` for ``.../wice.jsonl.gz``."""
+    name = path.name
+    for suffix in (".gz", ".jsonl", ".json"):
+        name = name.removesuffix(suffix)
+    return name
+
+
+def read_rows(path: Path) -> tuple[list[EvalRow], int]:
+    """Rows with a usable source text, and how many rows were skipped (no text, bad label)."""
+    opener = gzip.open if path.suffix == ".gz" else open
+    rows: list[EvalRow] = []
+    skipped = 0
+    name = dataset_name(path)
+    with opener(path, "rt", encoding="utf-8") as handle:
+        for number, line in enumerate(handle, start=1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+                row = EvalRow(
+                    dataset=name,
+                    id=str(record.get("id") or f"{name}:{number}"),
+                    claim=str(record["claim"]).strip(),
+                    label=Label(record["label"]),
+                    source_text=str(record.get("source_text") or ""),
+                )
+            except (json.JSONDecodeError, KeyError, ValueError, TypeError):
+                skipped += 1
+                continue
+            if not row.source_text.strip() or not row.claim or row.label == Label.UNREACHABLE:
+                skipped += 1
+                continue
+            rows.append(row)
+    return rows, skipped
+
+
+def stratified_sample(rows: Sequence[EvalRow], limit: int | None, seed: int) -> list[EvalRow]:
+    """A seeded sample of ``limit`` rows keeping each label's share (largest remainders)."""
+    if limit is None or limit >= len(rows):
+        return list(rows)
+    by_label: dict[Label, list[EvalRow]] = defaultdict(list)
+    for row in rows:
+        by_label[row.label].append(row)
+    exact = {label: limit * len(group) / len(rows) for label, group in by_label.items()}
+    quota = {label: int(share) for label, share in exact.items()}
+    leftover = limit - sum(quota.values())
+    for label in sorted(exact, key=lambda lb: (quota[lb] - exact[lb], lb.value))[:leftover]:
+        quota[label] += 1
+    rng = random.Random(seed)
+    sample: list[EvalRow] = []
+    for label in sorted(by_label, key=lambda lb: lb.value):
+        sample.extend(rng.sample(by_label[label], quota[label]))
+    rng.shuffle(sample)
+    return sample
+
+
+@dataclass
+class Scores:
+    """Per-dataset metrics."""
+
+    n: int
+    balanced_accuracy: float
+    accuracy: float | None
+    macro_f1: float | None
+    confusion: dict[str, dict[str, int]]
+    errors: int
+    sec_per_citation: float
+    median_sec: float
+    skipped: int = 0
+    reasons: dict[str, int] = field(default_factory=dict)
+
+    def as_json(self) -> dict[str, Any]:
+        """The ``--json`` shape."""
+        return {
+            "n": self.n,
+            "balanced_accuracy": _round(self.balanced_accuracy),
+            "accuracy": _round(self.accuracy),
+            "macro_f1": _round(self.macro_f1),
+            "confusion": self.confusion,
+            "errors": self.errors,
+            "sec_per_citation": _round(self.sec_per_citation),
+            "median_sec_per_citation": _round(self.median_sec),
+            "skipped_rows": self.skipped,
+            "reasons": self.reasons,
+        }
+
+
+def _round(value: float | None) -> float | None:
+    return None if value is None else round(value, 4)
+
+
+def _recall(pairs: Sequence[tuple[bool, bool]], positive: bool) -> float | None:
+    relevant = [p for g, p in pairs if g == positive]
+    return None if not relevant else sum(1 for p in relevant if p == positive) / len(relevant)
+
+
+def score(predictions: Sequence[Prediction], three_way: bool, skipped: int = 0) -> Scores:
+    """Balanced accuracy of supported-vs-rest; accuracy and macro-F1 over three labels when
+    ``three_way``. A class absent from the gold labels is left out of the balanced mean."""
+    binary = [(p.gold == Label.SUPPORTED, p.predicted == Label.SUPPORTED) for p in predictions]
+    recalls = [r for r in (_recall(binary, True), _recall(binary, False)) if r is not None]
+    confusion = {g.value: {p.value: 0 for p in LABELS} for g in LABELS}
+    for p in predictions:
+        confusion[p.gold][p.predicted] += 1
+    accuracy = macro_f1 = None
+    if three_way and predictions:
+        accuracy = sum(p.gold == p.predicted for p in predictions) / len(predictions)
+        f1s = []
+        for label in LABELS:
+            tp = confusion[label][label]
+            predicted = sum(confusion[g][label] for g in confusion)
+            actual = sum(confusion[label].values())
+            f1s.append(0.0 if tp == 0 else 2 * tp / (predicted + actual))
+        macro_f1 = sum(f1s) / len(f1s)
+    seconds = sorted(p.seconds for p in predictions)
+    return Scores(
+        n=len(predictions),
+        balanced_accuracy=sum(recalls) / len(recalls) if recalls else 0.0,
+        accuracy=accuracy,
+        macro_f1=macro_f1,
+        confusion=confusion,
+        errors=sum(1 for p in predictions if p.reason == "judge_error"),
+        sec_per_citation=sum(seconds) / len(seconds) if seconds else 0.0,
+        median_sec=seconds[len(seconds) // 2] if seconds else 0.0,
+        skipped=skipped,
+        reasons=dict(Counter(p.reason for p in predictions if p.reason)),
+    )
+
+
+class Checkpoint:
+    """Append-only JSONL of finished predictions, so a killed run continues where it stopped."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.done: dict[str, Prediction] = {}
+        if path.exists():
+            for line in path.read_text(encoding="utf-8").splitlines():
+                try:
+                    record = json.loads(line)
+                    self.done[record["key"]] = Prediction(**record["prediction"])
+                except (json.JSONDecodeError, KeyError, TypeError):
+                    continue  # a line cut short by a kill: that row runs again
+        path.parent.mkdir(parents=True, exist_ok=True)
+
+    def add(self, key: str, prediction: Prediction) -> None:
+        """Record one finished row (flushed at once)."""
+        self.done[key] = prediction
+        with self.path.open("a", encoding="utf-8") as handle:
+            handle.write(json.dumps({"key": key, "prediction": prediction.__dict__}) + "\n")
+
+
+def run_key(judge_name: str, via_http: bool, settings_fingerprint: str) -> str:
+    """Identifies a configuration: a checkpoint is reused only by the same configuration."""
+    raw = f"{judge_name}|{via_http}|{settings_fingerprint}"
+    return hashlib.sha256(raw.encode()).hexdigest()[:16]
+
+
+def source_page(row: EvalRow) -> str:
+    """A source text as a simple HTML article (one <p> per paragraph) for ``via_http``."""
+    paragraphs = [p for p in row.source_text.replace("\r\n", "\n").split("\n") if p.strip()]
+    body = "".join(f"<p>{html.escape(p)}</p>" for p in paragraphs)
+    return (
+        "<!doctype html><html><head><title>source</title></head>"
+        f"<body><article>{body}</article></body></html>"
+    )
+
+
+async def predict(verifier: Verifier, row: EvalRow, url: str | None) -> Prediction:
+    """Run one row through the pipeline: on its text, or through fetch when ``url`` is given."""
+    start = time.perf_counter()
+    if url is None:
+        document = Document(
+            url=row.id, final_url=row.id, status=200, text=row.source_text, kind="text"
+        )
+        verdict = await verifier.judge_document(row.claim, document)
+    else:
+        verdict = await verifier.verify_url(row.claim, url)
+    label = verdict.label if verdict.label != Label.UNREACHABLE else Label.NOT_FOUND
+    return Prediction(
+        row.id, row.label.value, label.value, verdict.reason, time.perf_counter() - start
+    )
+
+
+async def evaluate_files(
+    files: Sequence[Path],
+    *,
+    settings: Settings,
+    limit: int | None = None,
+    seed: int = 13,
+    via_http: bool = False,
+    checkpoint_dir: Path | None = None,
+    on_progress: Callable[[str, int, int], None] = lambda name, done, total: None,
+) -> dict[str, Scores]:
+    """Scores per dataset file. Finished rows are checkpointed under ``checkpoint_dir``
+    (default: ``settings.cache_dir / "eval"``) and reused by a rerun of the same configuration."""
+    if via_http:
+        settings = settings.model_copy(update={"allow_private_urls": True})
+    results: dict[str, Scores] = {}
+    async with Verifier(settings) as verifier:
+        fingerprint = settings.model_dump_json(include=_VERDICT_SETTINGS)
+        key = run_key(verifier.judge.name, via_http, fingerprint)
+        checkpoint = Checkpoint((checkpoint_dir or settings.cache_dir / "eval") / f"{key}.jsonl")
+        for path in files:
+            all_rows, skipped = read_rows(path)
+            rows = stratified_sample(all_rows, limit, seed)
+            three_way = any(r.label == Label.CONTRADICTED for r in all_rows)
+            name = dataset_name(path)
+            predictions: list[Prediction] = []
+            site = (
+                LoopbackSite({f"/{i}": Page(source_page(r)) for i, r in enumerate(rows)})
+                if via_http
+                else None
+            )
+            with site or nullcontext():
+                for index, row in enumerate(rows):
+                    row_key = f"{name}:{row.id}"
+                    if row_key not in checkpoint.done:
+                        url = site.url(f"/{index}") if site else None
+                        checkpoint.add(row_key, await predict(verifier, row, url))
+                    predictions.append(checkpoint.done[row_key])
+                    on_progress(name, index + 1, len(rows))
+            results[name] = score(predictions, three_way, skipped)
+    return results

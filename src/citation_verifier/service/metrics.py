@@ -1,0 +1,87 @@
+"""Prometheus metrics of one app instance, in its own registry (no process-global state, so
+several apps, e.g. in tests, never share counters)."""
+
+from __future__ import annotations
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+
+from citation_verifier.models import Reason, VerifyResult
+
+_STAGE_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60)
+# Reasons the fetch stage gives; the other two come from the judge/guard.
+_NOT_FETCH_REASONS = frozenset({Reason.EVIDENCE_QUOTE_NOT_IN_SOURCE, Reason.JUDGE_ERROR})
+
+
+class ServiceMetrics:
+    """Requests, latency per route and per stage, verdict counts, fetch failures by reason."""
+
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry()
+        self.requests = Counter(
+            "cv_http_requests",
+            "HTTP requests answered, by route and status.",
+            ["method", "route", "status"],
+            registry=self.registry,
+        )
+        self.request_seconds = Histogram(
+            "cv_http_request_duration_seconds",
+            "Time to answer an HTTP request, by route.",
+            ["route"],
+            buckets=_STAGE_BUCKETS,
+            registry=self.registry,
+        )
+        self.stage_seconds = Histogram(
+            "cv_stage_duration_seconds",
+            "Time per pipeline stage call (fetch attempt, embedding, judge, whole verification).",
+            ["stage"],
+            buckets=_STAGE_BUCKETS,
+            registry=self.registry,
+        )
+        self.verdicts = Counter(
+            "cv_verdicts",
+            "Per-citation verdicts, by label.",
+            ["label"],
+            registry=self.registry,
+        )
+        self.overall = Counter(
+            "cv_claims",
+            "Per-claim overall labels.",
+            ["label"],
+            registry=self.registry,
+        )
+        self.fetch_failures = Counter(
+            "cv_fetch_failures",
+            "Citations the fetch stage settled without judging, by reason.",
+            ["reason"],
+            registry=self.registry,
+        )
+        self.rejected = Counter(
+            "cv_rejected_requests",
+            "Verify requests refused before running: overloaded, unauthorized, not_configured.",
+            ["why"],
+            registry=self.registry,
+        )
+        self.in_flight = Gauge(
+            "cv_verifications_in_flight", "Verifications running now.", registry=self.registry
+        )
+        self.waiting = Gauge(
+            "cv_verifications_waiting",
+            "Verify requests waiting for a slot.",
+            registry=self.registry,
+        )
+
+    def observe_stage(self, stage: str, seconds: float) -> None:
+        """Record one timed stage call."""
+        self.stage_seconds.labels(stage=stage).observe(seconds)
+
+    def record_result(self, result: VerifyResult) -> None:
+        """Count a finished verification's labels and fetch-stage reasons."""
+        self.overall.labels(label=result.overall.value).inc()
+        for citation in result.citations:
+            self.verdicts.labels(label=citation.label.value).inc()
+            if citation.reason and citation.reason not in _NOT_FETCH_REASONS:
+                self.fetch_failures.labels(reason=citation.reason).inc()
+
+    def render(self) -> bytes:
+        """The text exposition format of every metric."""
+        return generate_latest(self.registry)

@@ -1,0 +1,70 @@
+"""What the service holds while it runs: the verifier (built at startup from settings, with the
+caches and timed seams) or the configuration error that prevented building it."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from citation_verifier.errors import ConfigurationError
+from citation_verifier.fetch.cache import PageCache
+from citation_verifier.retrieve import Embedder, MiniLMEmbedder
+from citation_verifier.service.metrics import ServiceMetrics
+from citation_verifier.service.stages import TimedEmbedder, TimedFetcher, TimedJudge
+from citation_verifier.settings import Settings
+from citation_verifier.verdict_cache import VerdictCache
+from citation_verifier.verifier import Verifier, make_fetcher, make_judge
+
+log = logging.getLogger("citation_verifier.service")
+
+
+class ServiceState:
+    """Builds the verifier on :meth:`start`; a :class:`ConfigurationError` is kept (never
+    raised) so the process stays up, ``/health`` answers and ``/ready`` and ``/verify`` can
+    name the problem with a 503."""
+
+    def __init__(
+        self, settings: Settings, metrics: ServiceMetrics, embedder: Embedder | None = None
+    ) -> None:
+        self.settings = settings
+        self.metrics = metrics
+        self._embedder = embedder
+        self.verifier: Verifier | None = None
+        self.error: str | None = "the service is starting"
+
+    async def start(self) -> None:
+        """Build the pipeline and load the embedding model (so the first request is not slow)."""
+        settings, observe = self.settings, self.metrics.observe_stage
+        try:
+            embedder = self._embedder or MiniLMEmbedder()
+            await asyncio.to_thread(embedder.embed, ["warm-up"])
+            timed_embedder = TimedEmbedder(embedder, observe)
+            judge = TimedJudge(make_judge(settings, timed_embedder), observe)
+            fetcher = TimedFetcher(make_fetcher(settings), observe)
+        except ConfigurationError as error:
+            self.error = str(error)
+            log.error("not ready: %s", self.error)
+            return
+        self.verifier = Verifier(
+            settings,
+            fetcher=fetcher,
+            embedder=timed_embedder,
+            judge=judge,
+            page_cache=(
+                PageCache(settings.fetch_cache_ttl_s, settings.fetch_cache_max_entries)
+                if settings.fetch_cache_ttl_s > 0
+                else None
+            ),
+            verdict_cache=(
+                VerdictCache(settings.verdict_cache_max_entries)
+                if settings.verdict_cache_max_entries > 0
+                else None
+            ),
+        )
+        self.error = None
+
+    async def stop(self) -> None:
+        """Release the fetcher's connections."""
+        if self.verifier is not None:
+            await self.verifier.aclose()
+            self.verifier = None

@@ -1,0 +1,297 @@
+"""The HTTP service over real HTTP: uvicorn on 127.0.0.1, loopback pages, the embedded judge."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import re
+from collections.abc import Callable, Iterator, Mapping
+
+import httpx
+import pytest
+from pydantic import SecretStr
+
+from citation_verifier.api import create_app
+from citation_verifier.demo import BOILING_HTML, demo_routes
+from citation_verifier.loopback import LoopbackSite, Page, Route
+from citation_verifier.retrieve import MiniLMEmbedder
+from citation_verifier.service.server import BackgroundServer
+from citation_verifier.settings import Settings
+
+Serve = Callable[[Mapping[str, Route]], LoopbackSite]
+WATER_100 = "Water boils at 100 degrees Celsius at sea level."
+WATER_50 = "Water boils at 50 degrees Celsius at sea level."
+SPEC_FIELDS = {
+    "url",
+    "label",
+    "evidence_quote",
+    "confidence",
+    "final_url",
+    "original_status",
+    "rid",
+    "reason",
+}
+
+
+def _settings(**overrides: object) -> Settings:
+    base: dict[str, object] = {
+        "allow_private_urls": True,
+        "fetch_timeout_s": 2.0,
+        "connect_timeout_s": 1.0,
+    }
+    return Settings(**{**base, **overrides})  # type: ignore[arg-type]
+
+
+@pytest.fixture
+def site(serve: Serve) -> LoopbackSite:
+    return serve(demo_routes())
+
+
+@pytest.fixture
+def start(embedder: MiniLMEmbedder) -> Iterator[Callable[[Settings], BackgroundServer]]:
+    """Start the real app under uvicorn with the given settings; stopped after the test."""
+    servers: list[BackgroundServer] = []
+
+    def run(settings: Settings) -> BackgroundServer:
+        server = BackgroundServer(create_app(settings, embedder=embedder)).start()
+        servers.append(server)
+        return server
+
+    yield run
+    for server in servers:
+        server.stop()
+
+
+@pytest.fixture
+def service(start: Callable[[Settings], BackgroundServer]) -> BackgroundServer:
+    return start(_settings())
+
+
+def test_health_is_ok_and_reveals_no_configuration(service: BackgroundServer) -> None:
+    response = httpx.get(service.url + "/health")
+    assert response.status_code == 200
+    assert set(response.json()) == {"status", "version"}
+
+
+def test_ready_once_the_model_is_loaded(service: BackgroundServer) -> None:
+    response = httpx.get(service.url + "/ready")
+    assert response.status_code == 200
+    assert response.json()["status"] == "ready"
+
+
+def test_verify_returns_the_spec_shape_for_the_water_example(
+    service: BackgroundServer, site: LoopbackSite
+) -> None:
+    urls = [site.url("/articles/water-boiling-point"), site.url("/old-report")]
+    response = httpx.post(
+        service.url + "/verify", json={"claim": WATER_100, "urls": urls}, timeout=30
+    )
+    assert response.status_code == 200
+    body = response.json()
+    assert set(body) == {"claim", "overall", "citations"}
+    assert body["claim"] == WATER_100 and body["overall"] == "supported"
+    page, dead = body["citations"]
+    assert set(page) >= SPEC_FIELDS and set(dead) >= SPEC_FIELDS
+    assert page["label"] == "supported" and page["original_status"] == 200
+    assert page["evidence_quote"] == WATER_100 and 0 <= page["confidence"] <= 1
+    context = page["evidence_context"]
+    assert context["passage"][context["start"] : context["end"]] == WATER_100
+    assert dead["label"] == "unreachable" and dead["reason"] == "http_404"
+    assert dead["original_status"] == 404 and dead["evidence_quote"] is None
+
+
+def test_verify_labels_the_false_water_claim_contradicted(
+    service: BackgroundServer, site: LoopbackSite
+) -> None:
+    url = site.url("/articles/water-boiling-point")
+    body = httpx.post(
+        service.url + "/verify", json={"claim": WATER_50, "urls": [url]}, timeout=30
+    ).json()
+    assert body["overall"] == "contradicted"
+    assert body["citations"][0]["evidence_quote"] == WATER_100
+
+
+@pytest.mark.parametrize(
+    ("payload", "message"),
+    [
+        ({"claim": "   ", "urls": ["https://example.com/a"]}, "claim: claim must not be blank"),
+        ({"claim": "c", "urls": []}, "urls: List should have at least 1 item"),
+        (
+            {"claim": "c", "urls": ["ftp://example.com/a"]},
+            "urls: not an http(s) URL: 'ftp://example.com/a'",
+        ),
+        ({"claim": "c"}, "urls: Field required"),
+        ({"claim": "c", "urls": ["https://e.com/"], "x": 1}, "x: Extra inputs"),
+        ({"claim": "c", "urls": ["https://e.com/"] * 4}, "urls: at most 3 URLs"),
+        ({"claim": "c" * 101, "urls": ["https://e.com/"]}, "claim: at most 100 characters"),
+    ],
+)
+def test_invalid_requests_get_422_with_a_clear_message(
+    start: Callable[[Settings], BackgroundServer], payload: object, message: str
+) -> None:
+    service = start(_settings(service_max_urls=3, service_max_claim_chars=100))
+    response = httpx.post(service.url + "/verify", json=payload)
+    assert response.status_code == 422
+    assert message in response.json()["detail"]
+
+
+def test_a_body_that_is_not_json_gets_422(service: BackgroundServer) -> None:
+    response = httpx.post(
+        service.url + "/verify", content=b"{not json", headers={"content-type": "application/json"}
+    )
+    assert response.status_code == 422
+    assert response.json()["detail"].startswith("invalid request:")
+
+
+def test_a_body_over_the_limit_gets_413(start: Callable[[Settings], BackgroundServer]) -> None:
+    service = start(_settings(service_max_body_bytes=1000))
+    payload = {"claim": "c" * 2000, "urls": ["https://example.com/"]}
+    response = httpx.post(service.url + "/verify", json=payload)
+    assert response.status_code == 413
+    assert "larger than 1000 bytes" in response.json()["detail"]
+
+    def chunks() -> Iterator[bytes]:  # no Content-Length: counted while read
+        yield b'{"claim": "'
+        yield b"c" * 2000
+        yield b'", "urls": ["https://example.com/"]}'
+
+    streamed = httpx.post(
+        service.url + "/verify", content=chunks(), headers={"content-type": "application/json"}
+    )
+    assert streamed.status_code == 413
+
+
+def test_verify_requires_the_api_key_when_one_is_set(
+    start: Callable[[Settings], BackgroundServer], site: LoopbackSite
+) -> None:
+    service = start(_settings(service_api_key=SecretStr("k3y-for-tests")))
+    payload = {"claim": WATER_100, "urls": [site.url("/articles/water-boiling-point")]}
+    missing = httpx.post(service.url + "/verify", json=payload)
+    wrong = httpx.post(
+        service.url + "/verify", json=payload, headers={"Authorization": "Bearer nope"}
+    )
+    right = httpx.post(
+        service.url + "/verify",
+        json=payload,
+        headers={"Authorization": "Bearer k3y-for-tests"},
+        timeout=30,
+    )
+    assert missing.status_code == 401 and wrong.status_code == 401
+    assert missing.headers["www-authenticate"] == "Bearer"
+    assert "k3y-for-tests" not in missing.text + wrong.text
+    assert right.status_code == 200 and right.json()["overall"] == "supported"
+    assert httpx.get(service.url + "/health").status_code == 200
+
+
+def test_a_backend_without_its_configuration_answers_503_naming_the_variable(
+    start: Callable[[Settings], BackgroundServer],
+) -> None:
+    # A backend name no branch defines: make_fetcher raises ConfigurationError naming FETCHER.
+    service = start(_settings(fetcher="no-such-backend", service_api_key=SecretStr("s3cret-value")))
+    auth = {"Authorization": "Bearer s3cret-value"}
+    payload = {"claim": WATER_100, "urls": ["https://example.com/a"]}
+    verify = httpx.post(service.url + "/verify", json=payload, headers=auth)
+    ready = httpx.get(service.url + "/ready")
+    assert verify.status_code == 503 and ready.status_code == 503
+    assert "FETCHER" in verify.json()["detail"] and "FETCHER" in ready.json()["detail"]
+    assert "s3cret-value" not in verify.text + ready.text
+    assert httpx.get(service.url + "/health").status_code == 200
+
+
+async def test_requests_beyond_the_limits_get_429_with_retry_after(
+    start: Callable[[Settings], BackgroundServer], serve: Serve
+) -> None:
+    slow = serve({"/slow": Page(BOILING_HTML, delay_s=0.6)})
+    service = start(
+        _settings(
+            service_max_in_flight=1,
+            service_max_waiting=1,
+            service_wait_timeout_s=0.2,
+            service_retry_after_s=9,
+            fetch_cache_ttl_s=0,
+        )
+    )
+    payload = {"claim": WATER_100, "urls": [slow.url("/slow")]}
+    async with httpx.AsyncClient(base_url=service.url, timeout=30) as client:
+        responses = await asyncio.gather(*(client.post("/verify", json=payload) for _ in range(4)))
+    statuses = sorted(r.status_code for r in responses)
+    assert statuses == [200, 429, 429, 429]
+    refused = [r for r in responses if r.status_code == 429]
+    assert all(r.headers["retry-after"] == "9" for r in refused)
+    assert {"busy" in r.json()["detail"] or "too many" in r.json()["detail"] for r in refused}
+    # Nothing queued without bound: the service still answers afterwards.
+    assert httpx.get(service.url + "/health").status_code == 200
+
+
+async def test_concurrent_requests_for_one_url_fetch_it_once(
+    service: BackgroundServer, serve: Serve
+) -> None:
+    slow = serve({"/slow": Page(BOILING_HTML, delay_s=0.3)})
+    payload = {"claim": WATER_100, "urls": [slow.url("/slow")]}
+    async with httpx.AsyncClient(base_url=service.url, timeout=30) as client:
+        responses = await asyncio.gather(*(client.post("/verify", json=payload) for _ in range(6)))
+        later = await client.post("/verify", json=payload)
+    assert all(r.status_code == 200 for r in [*responses, later])
+    assert {r.json()["overall"] for r in responses} == {"supported"}
+    assert slow.hits["/slow"] == 1
+
+
+def test_metrics_count_requests_verdicts_stages_and_fetch_failures(
+    service: BackgroundServer, site: LoopbackSite
+) -> None:
+    urls = [site.url("/articles/water-boiling-point"), site.url("/old-report")]
+    httpx.post(service.url + "/verify", json={"claim": WATER_100, "urls": urls}, timeout=30)
+    text = httpx.get(service.url + "/metrics").text
+    assert 'cv_verdicts_total{label="supported"} 1.0' in text
+    assert 'cv_verdicts_total{label="unreachable"} 1.0' in text
+    assert 'cv_claims_total{label="supported"} 1.0' in text
+    assert 'cv_fetch_failures_total{reason="http_404"} 1.0' in text
+    assert 'cv_http_requests_total{method="POST",route="/verify",status="200"} 1.0' in text
+    for stage in ("fetch", "embed", "judge", "verify"):
+        assert f'cv_stage_duration_seconds_count{{stage="{stage}"}}' in text
+
+
+def test_each_request_logs_one_structured_line_with_stage_timings(
+    service: BackgroundServer, site: LoopbackSite, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="citation_verifier.access")
+    url = site.url("/articles/water-boiling-point")
+    response = httpx.post(
+        service.url + "/verify", json={"claim": WATER_100, "urls": [url]}, timeout=30
+    )
+    lines = [
+        json.loads(r.getMessage()) for r in caplog.records if r.name == "citation_verifier.access"
+    ]
+    assert len(lines) == 1
+    line = lines[0]
+    assert line["request_id"] == response.headers["x-request-id"]
+    assert (line["method"], line["path"], line["status"]) == ("POST", "/verify", 200)
+    assert {"fetch", "embed", "judge"} <= set(line["stages_ms"])
+    assert line["urls"] == 1 and line["overall"] == "supported"
+    assert WATER_100 not in caplog.text  # user text stays out of the logs
+
+
+def test_the_web_page_is_served_with_its_assets_and_no_external_resources(
+    service: BackgroundServer,
+) -> None:
+    page = httpx.get(service.url + "/")
+    assert page.status_code == 200
+    assert page.headers["content-type"].startswith("text/html")
+    assert "default-src 'self'" in page.headers["content-security-policy"]
+    references = re.findall(r'(?:src|href)="([^"]+)"', page.text)
+    assert references and all(ref.startswith("/") for ref in references)
+    assert '<label for="claim">' in page.text and '<label for="urls">' in page.text
+    for ref in references:
+        assert httpx.get(service.url + ref).status_code == 200
+
+
+def test_the_openapi_schema_documents_verify_with_the_water_example(
+    service: BackgroundServer,
+) -> None:
+    schema = httpx.get(service.url + "/openapi.json").json()
+    verify = schema["paths"]["/verify"]["post"]
+    assert set(verify["responses"]) >= {"200", "401", "413", "422", "429", "503"}
+    examples = verify["requestBody"]["content"]["application/json"]["examples"]
+    assert examples["water"]["value"]["claim"] == WATER_100
+    assert {"/health", "/ready", "/metrics"} <= set(schema["paths"])
