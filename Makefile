@@ -12,7 +12,7 @@ $(BIN)/python:
 	$(PIP) install -q --upgrade pip
 
 $(VENV)/.stamp-runtime: pyproject.toml | $(BIN)/python
-	$(PIP) install -q -e .
+	$(PIP) install -q -e '.[browser]'
 	touch $@
 
 $(VENV)/.stamp-test: pyproject.toml $(VENV)/.stamp-runtime

@@ -5,10 +5,12 @@ from __future__ import annotations
 import socket
 from collections.abc import Callable, Iterator, Mapping
 from http.server import BaseHTTPRequestHandler
+from pathlib import Path
 
 import pytest
 
 from citation_verifier.demo import make_pdf
+from citation_verifier.fetch.base import FetchFailed
 from citation_verifier.fetch.direct import DirectFetcher
 from citation_verifier.fetch.policy import Document, PagePolicy, Settled
 from citation_verifier.loopback import LoopbackSite, Page, Route, redirect
@@ -308,7 +310,12 @@ async def test_unknown_host_is_a_dns_error(settings: Settings) -> None:
     assert (result.label, result.reason) == (Label.UNREACHABLE, Reason.DNS_ERROR)
 
 
-async def test_direct_fetcher_cannot_render(settings: Settings) -> None:
-    fetcher = DirectFetcher(settings)
+async def test_direct_fetcher_without_a_browser_cannot_render(settings: Settings) -> None:
+    # With Chromium installed the direct fetcher renders (tests/test_browser_render.py).
+    no_browser = settings.model_copy(update={"browser_executable": Path("/nonexistent/chromium")})
+    fetcher = DirectFetcher(no_browser)
     assert not fetcher.can_render
+    with pytest.raises(FetchFailed) as failed:
+        await fetcher.fetch("http://127.0.0.1:9/", render=True)
+    assert failed.value.reason == Reason.JS_REQUIRED
     await fetcher.aclose()

@@ -173,6 +173,9 @@ class UrlVerdict(BaseModel):
     audit_id: str | None = Field(
         default=None, description="Id of the audit record of this verdict (`audit show ID`)."
     )
+    rendered: bool = Field(
+        default=False, description="Whether the page was rendered with JavaScript (browser)."
+    )
 
 
 class VerifyResult(BaseModel):

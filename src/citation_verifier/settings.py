@@ -158,6 +158,29 @@ class Settings(BaseSettings):
     )
 
     # --- browser rendering ---
+    render_js: Literal["auto", "never", "always"] = Field(
+        default="auto",
+        description="JavaScript rendering: auto (only pages that need it, SPEC §3), never, always.",
+    )
+    browser_executable: Path = Field(
+        default=Path("/usr/bin/chromium"), description="Chromium binary Playwright drives."
+    )
+    browser_pages: int = Field(default=4, ge=1, description="Pages rendered at once (page pool).")
+    render_timeout_s: float = Field(
+        default=20.0, gt=0, description="Whole-render deadline per page, navigation included."
+    )
+    render_idle_timeout_s: float = Field(
+        default=5.0, ge=0, description="How long to wait for network idle before reading the page."
+    )
+    render_max_bytes: int = Field(
+        default=25 * 1024 * 1024, gt=0, description="Bytes one rendered page may load in all."
+    )
+    render_notice_max_chars: int = Field(
+        default=1000,
+        ge=0,
+        description="A page with a <noscript> enable-JavaScript notice needs a browser when its "
+        "readable text is shorter than this (non-whitespace chars).",
+    )
 
     # --- HTTP service ---
     service_api_key: SecretStr | None = Field(

@@ -152,6 +152,7 @@ class Verifier:
                 detail=loaded.detail,
                 credits=loaded.credits,
                 attempts=list(loaded.attempts),
+                rendered=loaded.rendered,
             )
             return await self._audited(claim, verdict, None, [])
         verdict, shown = await self.judge_passages(claim, loaded)
@@ -225,6 +226,7 @@ class Verifier:
             evidence_context=locate_evidence(verdict.evidence_quote, best),
             credits=document.credits,
             attempts=list(document.attempts),
+            rendered=document.rendered,
             **judge_fields(self.judge.name, judgement),
         ), best
 

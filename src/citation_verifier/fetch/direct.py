@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import ssl
 from email.message import Message
+from typing import TYPE_CHECKING
 from urllib.parse import urljoin, urlsplit, urlunsplit
 
 import httpx
@@ -13,6 +14,9 @@ from citation_verifier.fetch.base import FetchedPage, FetchFailed
 from citation_verifier.fetch.ssrf import resolve_allowed
 from citation_verifier.models import Reason
 from citation_verifier.settings import Settings
+
+if TYPE_CHECKING:
+    from citation_verifier.fetch.browser import BrowserRenderer
 
 _REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
 _ACCEPT = "text/html,application/xhtml+xml,application/pdf;q=0.9,text/plain;q=0.8,*/*;q=0.5"
@@ -53,15 +57,26 @@ class DirectFetcher:
             timeout=httpx.Timeout(settings.fetch_timeout_s, connect=settings.connect_timeout_s),
             headers={"User-Agent": settings.user_agent, "Accept": _ACCEPT},
         )
+        self._can_render: bool | None = None
+        self.renderer: BrowserRenderer | None = None
+        """The headless browser, created on the first ``render=True`` fetch (None until then)."""
 
     async def aclose(self) -> None:
-        """Close pooled connections."""
-        await self._client.aclose()
+        """Close pooled connections and the browser, if one was started."""
+        try:
+            await self._client.aclose()
+        finally:
+            if self.renderer is not None:
+                await self.renderer.aclose()
 
     @property
     def can_render(self) -> bool:
-        """The plain HTTP fetcher runs no JavaScript."""
-        return False
+        """Whether a headless browser is installed (Playwright and ``BROWSER_EXECUTABLE``)."""
+        if self._can_render is None:
+            from citation_verifier.fetch.browser import browser_available
+
+            self._can_render = browser_available(self._settings)
+        return self._can_render
 
     async def fetch(
         self, url: str, *, readability: bool = True, render: bool = False
@@ -69,7 +84,7 @@ class DirectFetcher:
         """Fetch ``url`` within the configured deadline; raise FetchFailed with a reason."""
         del readability  # raw bodies: extraction happens locally
         if render:
-            raise FetchFailed(Reason.JS_REQUIRED, "this fetcher cannot run JavaScript")
+            return await self._render(url)
         try:
             async with asyncio.timeout(self._settings.fetch_timeout_s):
                 return await self._follow(url)
@@ -83,6 +98,20 @@ class DirectFetcher:
             raise FetchFailed(
                 Reason.CONNECTION_ERROR, f"connection failed: {type(exc).__name__}: {exc}"
             ) from None
+
+    async def _render(self, url: str) -> FetchedPage:
+        """The page after JavaScript ran, from the shared headless browser."""
+        if not self.can_render:
+            raise FetchFailed(
+                Reason.JS_REQUIRED,
+                f"the page needs JavaScript and no browser is installed "
+                f"({self._settings.browser_executable} with Playwright; see docs/RENDERING.md)",
+            )
+        if self.renderer is None:
+            from citation_verifier.fetch.browser import BrowserRenderer
+
+            self.renderer = BrowserRenderer(self._settings)
+        return await self.renderer.render(url)
 
     async def _follow(self, url: str) -> FetchedPage:
         current = url

@@ -33,6 +33,15 @@ _NOT_FOUND_FAILURES = frozenset(
 )
 # Failures of a first, cheap attempt that a rendering attempt may overcome.
 _RENDER_ON_FAILURE = frozenset({Reason.CRAWL_FAILED})
+# JavaScript-shell signals in a raw HTML body (SPEC §3 "the page needs a browser").
+_SCRIPT_TAG = re.compile(r"<script\b", re.I)
+_NOSCRIPT = re.compile(r"<noscript\b[^>]*>(.*?)</noscript\s*>", re.I | re.S)
+_TAG = re.compile(r"<[^>]+>")
+_ENABLE_JS = re.compile(
+    r"""\b(?:enable|turn\s+on|activate|allow|requires?|needs?|without)\b.{0,60}?\bjavascript\b
+    |\bjavascript\b.{0,40}?\b(?:enabled|required|disabled|is\s+off|turned\s+off|needed)\b""",
+    re.I | re.S | re.X,
+)
 
 
 @dataclass(frozen=True)
@@ -71,6 +80,7 @@ class Settled:
     final_url: str | None = None
     status: int | None = None
     rid: str | None = None
+    rendered: bool = False
     attempts: tuple[Attempt, ...] = ()
     """Every paid API request of this load (all fetch calls), in order."""
 
@@ -113,6 +123,16 @@ def _kind(page: FetchedPage) -> str | None:
     return None
 
 
+def js_signals(page: FetchedPage) -> tuple[bool, bool]:
+    """``(has_script, noscript_notice)`` of an HTML body: whether it loads any ``<script>``, and
+    whether a ``<noscript>`` block tells the reader to enable JavaScript."""
+    if page.markdown is not None or _kind(page) != "html":
+        return False, False
+    decoded = extract.decode_body(page.body, page.charset)
+    notice = any(_ENABLE_JS.search(_TAG.sub(" ", block)) for block in _NOSCRIPT.findall(decoded))
+    return bool(_SCRIPT_TAG.search(decoded)), notice
+
+
 class PagePolicy:
     """Applies SPEC §3 to one URL through any :class:`Fetcher`."""
 
@@ -144,6 +164,19 @@ class PagePolicy:
                 result = await self._interpret(
                     url, await self._fetch(ledger, url, render=True), ledger
                 )
+            elif not page.rendered and not self._may_render and self._needs_browser(page, result):
+                # Judging the empty shell would be a wrong verdict; say why there is none.
+                why = (
+                    "rendering is off (RENDER_JS=never)"
+                    if self._settings.render_js == "never"
+                    else "this backend cannot render it (no browser or JavaScript token)"
+                )
+                return self._settle(
+                    page,
+                    Label.NOT_FOUND,
+                    Reason.JS_REQUIRED,
+                    f"the page needs JavaScript to show its text and {why}",
+                )
             return result
         except FetchFailed as failure:
             label = Label.NOT_FOUND if failure.reason in _NOT_FOUND_FAILURES else Label.UNREACHABLE
@@ -162,26 +195,60 @@ class PagePolicy:
         return page
 
     def _render_may_help(self, failure: FetchFailed) -> bool:
-        return (
-            failure.reason in _RENDER_ON_FAILURE
-            and failure.render_may_help
-            and self._fetcher.can_render
-        )
+        return failure.reason in _RENDER_ON_FAILURE and failure.render_may_help and self._may_render
 
-    def _needs_rendering(self, page: FetchedPage, result: Document | Settled) -> bool:
-        """JavaScript escalation (SPEC §3): the cheap attempt left the page thin or empty even
-        after the whole-page fallback, and the backend can render."""
-        if page.rendered or not self._fetcher.can_render:
-            return False
+    @property
+    def _may_render(self) -> bool:
+        """The backend can render and ``RENDER_JS`` allows it."""
+        return self._settings.render_js != "never" and self._fetcher.can_render
+
+    def _thin(self, result: Document | Settled) -> bool:
         if isinstance(result, Document):
             return result.kind == "html" and (
                 extract.visible_chars(result.text) < self._settings.readability_min_chars
             )
         return result.reason == Reason.EMPTY_PAGE
 
+    def _short_with_notice(self, page: FetchedPage, result: Document | Settled) -> bool:
+        """Short readable text (under ``RENDER_NOTICE_MAX_CHARS``; navigation, a header) beside
+        a ``<noscript>`` notice that asks for JavaScript: the content is not in the HTML."""
+        return (
+            isinstance(result, Document)
+            and result.kind == "html"
+            and extract.visible_chars(result.text) < self._settings.render_notice_max_chars
+            and js_signals(page)[1]
+        )
+
+    def _needs_rendering(self, page: FetchedPage, result: Document | Settled) -> bool:
+        """JavaScript escalation (SPEC §3), when the backend may render: the cheap attempt left
+        the page thin or empty even after the whole-page fallback, or its short text sits beside
+        a ``<noscript>`` enable-JavaScript notice. ``RENDER_JS=always`` renders every HTML page
+        that answered 2xx."""
+        if page.rendered or not self._may_render:
+            return False
+        if self._settings.render_js == "always":
+            if isinstance(result, Document):
+                return result.kind == "html"
+            return result.reason in (Reason.EMPTY_PAGE, Reason.SOFT_404)
+        return self._thin(result) or self._short_with_notice(page, result)
+
+    def _needs_browser(self, page: FetchedPage, result: Document | Settled) -> bool:
+        """The static page is a JavaScript shell: thin or empty while it loads scripts, or short
+        beside a ``<noscript>`` enable-JavaScript notice. A short page without scripts is not."""
+        if self._short_with_notice(page, result):
+            return True
+        return self._thin(result) and any(js_signals(page))
+
     def _settle(self, page: FetchedPage, label: Label, reason: str, detail: str) -> Settled:
         return Settled(
-            page.requested_url, label, reason, detail, page.final_url, page.status, page.rid
+            page.requested_url,
+            label,
+            reason,
+            detail,
+            page.final_url,
+            page.status,
+            page.rid,
+            page.rendered,
         )
 
     async def _interpret(

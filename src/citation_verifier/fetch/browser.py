@@ -1,0 +1,428 @@
+"""Headless Chromium rendering for pages that need JavaScript (SPEC §3), behind the SSRF guard.
+
+Playwright drives Debian's Chromium (``BROWSER_EXECUTABLE``, default ``/usr/bin/chromium``). One
+browser process is shared and started on the first render; each page gets a fresh context (no
+cookies, storage or cache survive it) and at most ``BROWSER_PAGES`` pages render at once.
+
+The browser never talks to the network itself. Every request a page makes is intercepted and
+answered by this module: the host is resolved and checked by :func:`resolve_allowed` and our own
+HTTP client connects to the checked address, exactly like the direct fetcher. Playwright does not
+intercept the hops of a redirect, so redirects are never handed to the browser: a navigation
+that redirects is answered with a zero-delay refresh to the target (a new, intercepted
+navigation, so the page still ends on the right URL) and a subresource redirect is followed here,
+hop by hop. As a fail-closed backstop Chromium is started with a proxy that does not exist, so
+any request that escaped interception (a future Playwright change, an API we did not think of)
+fails instead of reaching the network; WebSockets and WebRTC are switched off, downloads refused.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import html
+import importlib.util
+import os
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+from urllib.parse import urljoin, urlsplit
+
+import httpx
+
+from citation_verifier.fetch.base import FetchedPage, FetchFailed
+from citation_verifier.fetch.direct import _pinned_request
+from citation_verifier.fetch.ssrf import resolve_allowed
+from citation_verifier.models import Reason
+from citation_verifier.settings import Settings
+
+if TYPE_CHECKING:
+    from playwright.async_api import (
+        Browser,
+        BrowserContext,
+        Page,
+        Playwright,
+        Route,
+        WebSocketRoute,
+    )
+
+# Connection-level headers: they describe one hop, and our client sets its own.
+_HOP_HEADERS = frozenset(
+    {
+        "host",
+        "connection",
+        "keep-alive",
+        "proxy-connection",
+        "transfer-encoding",
+        "te",
+        "upgrade",
+        "content-length",
+        "accept-encoding",
+        "content-encoding",
+        "trailer",
+    }
+)
+_REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
+# Nothing listens on the discard port of loopback; loopback is not bypassed (``<-loopback>``).
+_DEAD_PROXY = "http://127.0.0.1:9"
+CHROMIUM_ARGS = (
+    "--no-sandbox",  # runs as root in containers; the page is confined by the guard instead
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+    "--dns-prefetch-disable",
+    f"--proxy-server={_DEAD_PROXY}",
+    "--proxy-bypass-list=<-loopback>",
+    "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
+    "--webrtc-ip-handling-policy=disable_non_proxied_udp",
+)
+_TEXT_LENGTH = "() => document.body ? document.body.innerText.length : 0"
+# No peer connections: WebRTC is a way around request interception.
+_INIT_SCRIPT = "delete window.RTCPeerConnection; delete window.webkitRTCPeerConnection;"
+
+
+def browser_available(settings: Settings) -> bool:
+    """Whether rendering can run here: Playwright installed and the Chromium binary executable."""
+    executable = settings.browser_executable
+    return (
+        importlib.util.find_spec("playwright") is not None
+        and executable.is_file()
+        and os.access(executable, os.X_OK)
+    )
+
+
+def refresh_page(target: str) -> bytes:
+    """A document that navigates to ``target`` at once: how a redirected navigation continues
+    as a new, intercepted navigation."""
+    quoted = html.escape(target, quote=True)
+    return (
+        f'<!doctype html><html><head><meta http-equiv="refresh" content="0;url={quoted}">'
+        "</head><body></body></html>"
+    ).encode()
+
+
+@dataclass
+class _PageState:
+    """What the interception saw while one page rendered."""
+
+    budget: int
+    """Bytes the page may still load."""
+    status: int | None = None
+    """Origin status of the last main-frame document."""
+    redirects: list[str] = field(default_factory=list)
+    refused_navigation: FetchFailed | None = None
+    over_budget: bool = False
+
+
+class BrowserRenderer:
+    """Renders pages in a shared headless Chromium. Call :meth:`aclose` to shut it down."""
+
+    def __init__(self, settings: Settings) -> None:
+        self._settings = settings
+        self._slots = asyncio.Semaphore(settings.browser_pages)
+        self._start_lock = asyncio.Lock()
+        self._playwright: Playwright | None = None
+        self._browser: Browser | None = None
+        self._client = httpx.AsyncClient(
+            follow_redirects=False,
+            trust_env=False,
+            timeout=httpx.Timeout(settings.fetch_timeout_s, connect=settings.connect_timeout_s),
+        )
+        self.launches = 0
+        """How many times a browser process was started (tests assert static pages start none)."""
+
+    async def _guard(self, host: str, port: int) -> str:
+        """The fetcher's SSRF rule, applied to a request the page makes."""
+        return await resolve_allowed(
+            host,
+            port,
+            allow_private=self._settings.allow_private_urls,
+            allowlist=self._settings.private_allowlist,
+        )
+
+    async def aclose(self) -> None:
+        """Close the browser, the Playwright driver and the HTTP client."""
+        browser, playwright = self._browser, self._playwright
+        self._browser = self._playwright = None
+        try:
+            if browser is not None:
+                await browser.close()
+        finally:
+            if playwright is not None:
+                await playwright.stop()
+            await self._client.aclose()
+
+    async def start(self) -> None:
+        """Start the browser now rather than on the first render (a service can pay the launch
+        cost before its first request)."""
+        await self._started()
+
+    async def _started(self) -> Browser:
+        async with self._start_lock:
+            if self._browser is not None and self._browser.is_connected():
+                return self._browser
+            from playwright.async_api import Error as PlaywrightError
+            from playwright.async_api import async_playwright
+
+            try:
+                if self._playwright is None:
+                    self._playwright = await async_playwright().start()
+                self._browser = await self._playwright.chromium.launch(
+                    executable_path=str(self._settings.browser_executable),
+                    headless=True,
+                    args=list(CHROMIUM_ARGS),
+                    timeout=self._settings.render_timeout_s * 1000,
+                )
+            except (PlaywrightError, OSError) as exc:
+                raise FetchFailed(
+                    Reason.JS_REQUIRED, f"the browser could not start: {_first_line(exc)}"
+                ) from None
+            self.launches += 1
+            return self._browser
+
+    async def render(self, url: str) -> FetchedPage:
+        """Load ``url`` in a fresh browser context, let its JavaScript run (network idle, bounded),
+        and return the resulting DOM as an HTML page with the URL the browser ended on."""
+        browser = await self._started()
+        async with self._slots:
+            started = time.monotonic()
+            try:
+                async with asyncio.timeout(self._settings.render_timeout_s):
+                    page = await self._render(browser, url)
+            except TimeoutError:
+                raise FetchFailed(
+                    Reason.JS_REQUIRED,
+                    f"rendering did not finish within {self._settings.render_timeout_s:g} s",
+                ) from None
+            page.extra["render_s"] = round(time.monotonic() - started, 3)
+            return page
+
+    async def _render(self, browser: Browser, url: str) -> FetchedPage:
+        from playwright.async_api import Error as PlaywrightError
+
+        state = _PageState(budget=self._settings.render_max_bytes)
+        context = await browser.new_context(
+            accept_downloads=False,
+            service_workers="block",  # their requests would bypass interception
+            user_agent=self._settings.user_agent,
+        )
+        try:
+            await context.add_init_script(_INIT_SCRIPT)
+            await context.route_web_socket("**/*", _refuse_websocket)
+            await context.route("**/*", lambda route: self._answer(route, state))
+            page = await context.new_page()
+            try:
+                await page.goto(url, wait_until="domcontentloaded")
+            except PlaywrightError as exc:
+                if state.refused_navigation is not None:
+                    raise state.refused_navigation from None
+                if "Download is starting" in str(exc):
+                    raise FetchFailed(
+                        Reason.UNSUPPORTED_CONTENT_TYPE,
+                        "the page is a download, and downloads are refused",
+                    ) from None
+                if "interrupted by another navigation" not in str(exc):
+                    raise FetchFailed(
+                        Reason.JS_REQUIRED,
+                        f"the browser could not load the page: {_first_line(exc)}",
+                    ) from None
+            await self._settle(context)
+            if state.refused_navigation is not None:
+                raise state.refused_navigation
+            if state.over_budget:
+                raise FetchFailed(
+                    Reason.TOO_LARGE,
+                    f"the page loaded more than {self._settings.render_max_bytes} bytes",
+                )
+            body = (await page.content()).encode("utf-8")
+            final_url = page.url
+        except PlaywrightError as exc:
+            raise FetchFailed(Reason.JS_REQUIRED, f"rendering failed: {_first_line(exc)}") from None
+        finally:
+            await _close_quietly(context)
+        if len(body) > self._settings.max_body_bytes:
+            raise FetchFailed(
+                Reason.TOO_LARGE,
+                f"rendered page of {len(body)} bytes exceeds {self._settings.max_body_bytes} bytes",
+            )
+        return FetchedPage(
+            requested_url=url,
+            final_url=final_url,
+            status=state.status or 200,
+            content_type="text/html",
+            charset="utf-8",
+            body=body,
+            redirects=tuple(state.redirects),
+            rendered=True,
+        )
+
+    async def _settle(self, context: BrowserContext) -> None:
+        """Wait for network idle, then for the text to stop changing (both bounded); repeat
+        while client-side navigations keep coming, so a JavaScript or refresh redirect is
+        followed to the page it lands on."""
+        from playwright.async_api import Error as PlaywrightError
+
+        page = context.pages[0]
+        idle_ms = self._settings.render_idle_timeout_s * 1000
+        for _ in range(self._settings.max_redirects + 1):
+            before = page.url
+            # A page that never goes idle (polling, streaming): read what is there.
+            with contextlib.suppress(PlaywrightError):
+                await page.wait_for_load_state("networkidle", timeout=idle_ms)
+            # A navigation scheduled during load (refresh, location.replace) commits shortly
+            # after; give it one tick of the event loop before deciding the page is done.
+            await asyncio.sleep(0.05)
+            with contextlib.suppress(PlaywrightError):
+                await page.wait_for_load_state("domcontentloaded", timeout=idle_ms)
+            if page.url == before:
+                await self._text_settled(page)
+                if page.url == before:
+                    return
+
+    async def _text_settled(self, page: Page) -> None:
+        """Network idle is not enough on a busy machine: a timer may start the request that
+        brings the text after the network went quiet. Poll the text length until it holds
+        still with enough text, or holds still for a second, or the idle bound passes."""
+        from playwright.async_api import Error as PlaywrightError
+
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        deadline = started + self._settings.render_idle_timeout_s
+        last = -1
+        while loop.time() < deadline:
+            try:
+                length = int(await page.evaluate(_TEXT_LENGTH))
+            except PlaywrightError:
+                return  # the document is being replaced: the caller looks again
+            enough = length >= self._settings.readability_min_chars
+            if length == last and (enough or loop.time() - started >= 1.0):
+                return
+            last = length
+            await asyncio.sleep(0.25)
+
+    async def _answer(self, route: Route, state: _PageState) -> None:
+        """Answer one intercepted request ourselves, behind the SSRF guard; never raises."""
+        from playwright.async_api import Error as PlaywrightError
+
+        request = route.request
+        main_frame = request.is_navigation_request() and request.frame.parent_frame is None
+        try:
+            if urlsplit(request.url).scheme not in ("http", "https"):
+                await route.abort("blockedbyclient")
+                return
+            headers = {
+                k: v for k, v in (await request.all_headers()).items() if k not in _HOP_HEADERS
+            }
+            url, method, content = request.url, request.method, request.post_data_buffer
+            for _ in range(self._settings.max_redirects + 1):
+                status, response_headers, body = await self._exchange(
+                    url, method, headers, content, state
+                )
+                location = response_headers.get("location")
+                if status not in _REDIRECT_STATUSES or not location:
+                    break
+                target = urljoin(url, location.strip())
+                if request.is_navigation_request():
+                    # Hand the next hop back to the browser as a new intercepted navigation.
+                    if main_frame:
+                        state.redirects.append(url)
+                        if len(state.redirects) > self._settings.max_redirects:
+                            state.refused_navigation = FetchFailed(
+                                Reason.TOO_MANY_REDIRECTS,
+                                f"more than {self._settings.max_redirects} redirects",
+                                final_url=url,
+                            )
+                            await _abort_quietly(route)
+                            return
+                    await route.fulfill(
+                        status=200, content_type="text/html", body=refresh_page(target)
+                    )
+                    return
+                url = target
+                if status == 303 or (status in (301, 302) and method == "POST"):
+                    method, content = "GET", None
+            else:
+                await route.abort("blockedbyclient")
+                return
+            if main_frame:
+                state.status = status
+            await route.fulfill(status=status, headers=response_headers, body=body)
+        except FetchFailed as failure:
+            if main_frame and failure.reason in (Reason.FORBIDDEN_ADDRESS, Reason.DNS_ERROR):
+                state.refused_navigation = FetchFailed(
+                    failure.reason, failure.detail, final_url=request.url
+                )
+            await _abort_quietly(route)
+        except (httpx.HTTPError, OSError, PlaywrightError):
+            await _abort_quietly(route)
+        except Exception:  # a request we cannot forward (odd headers): fail it, never hang it
+            await _abort_quietly(route)
+
+    async def _exchange(
+        self,
+        url: str,
+        method: str,
+        headers: dict[str, str],
+        content: bytes | None,
+        state: _PageState,
+    ) -> tuple[int, dict[str, str], bytes]:
+        """One HTTP exchange with the checked address, body capped by the page's budget."""
+        parts = urlsplit(url)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise FetchFailed(Reason.INVALID_REDIRECT, f"not an http(s) URL: {url!r}")
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+        address = await self._guard(parts.hostname, port)
+        pinned, host_header, extensions = _pinned_request(url, address)
+        request = self._client.build_request(
+            method, pinned, headers={**headers, **host_header}, content=content
+        )
+        request.extensions.update(extensions)
+        response = await self._client.send(request, stream=True)
+        try:
+            limit = min(state.budget, self._settings.max_body_bytes)
+            chunks: list[bytes] = []
+            size = 0
+            async for chunk in response.aiter_bytes():
+                size += len(chunk)
+                if size > limit:
+                    state.over_budget = state.over_budget or size > state.budget
+                    raise FetchFailed(Reason.TOO_LARGE, f"response exceeds {limit} bytes")
+                chunks.append(chunk)
+        finally:
+            await response.aclose()
+        state.budget -= size
+        merged: dict[str, str] = {}
+        for name, value in response.headers.multi_items():
+            name = name.lower()
+            if name in _HOP_HEADERS:
+                continue
+            # Playwright splits a joined Set-Cookie on newlines; other headers join with commas.
+            joiner = "\n" if name == "set-cookie" else ", "
+            merged[name] = f"{merged[name]}{joiner}{value}" if name in merged else value
+        return response.status_code, merged, b"".join(chunks)
+
+
+async def _refuse_websocket(ws: WebSocketRoute) -> None:
+    """WebSockets would bypass request interception: never connect them to a server."""
+    await ws.close(code=1008, reason="WebSockets are not allowed while rendering")
+
+
+async def _abort_quietly(route: Route) -> None:
+    from playwright.async_api import Error as PlaywrightError
+
+    with contextlib.suppress(PlaywrightError):  # the page or context may already be gone
+        await route.abort("blockedbyclient")
+
+
+async def _close_quietly(context: BrowserContext) -> None:
+    from playwright.async_api import Error as PlaywrightError
+
+    with contextlib.suppress(PlaywrightError):  # the browser died; the next render restarts it
+        await context.close()
+
+
+def _first_line(exc: BaseException) -> str:
+    return (str(exc).strip().splitlines() or [type(exc).__name__])[0]
