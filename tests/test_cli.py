@@ -15,8 +15,10 @@ Serve = Callable[[Mapping[str, Route]], LoopbackSite]
 CLAIM = "Water boils at 100 degrees Celsius at sea level."
 
 
-def run(*args: str, allow_private: bool | None = True) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if k != "ALLOW_PRIVATE_URLS"}
+def run(
+    *args: str, allow_private: bool | None = True, **extra_env: str
+) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k != "ALLOW_PRIVATE_URLS"} | extra_env
     if allow_private is not None:
         env["ALLOW_PRIVATE_URLS"] = "true" if allow_private else "false"
     return subprocess.run(
@@ -95,7 +97,10 @@ def test_console_script_and_module_share_the_cli() -> None:
 
 
 def test_demo_prints_the_article_examples() -> None:
-    done = run("demo", allow_private=None)
+    # Keys in the environment must not send the demo to a paid API (or the internet).
+    done = run(
+        "demo", allow_private=None, OPENAI_API_KEY="sk-unused", CRAWLBASE_TOKEN="unused-token"
+    )
     assert done.returncode == 0, done.stderr
     decoder = json.JSONDecoder()
     first, end = decoder.raw_decode(done.stdout)

@@ -4,6 +4,7 @@ the real pipeline. Nothing here is precomputed: the labels printed are the pipel
 from __future__ import annotations
 
 import asyncio
+import json
 from dataclasses import dataclass
 
 from citation_verifier.loopback import LoopbackSite, Page, redirect
@@ -124,8 +125,11 @@ async def run_demo(
     settings: Settings | None = None,
 ) -> tuple[list[VerifyResult], list[VerifyResult]]:
     """Serve the demo site and verify every demo case against it through the real pipeline."""
-    # The demo site is on 127.0.0.1, which a crawling API cannot reach: always fetch directly.
-    settings = settings or Settings(allow_private_urls=True, fetcher="direct")
+    # The demo runs on the embedded defaults whatever keys the environment holds: its site is on
+    # 127.0.0.1, which a crawling API cannot reach, and it must cost nothing and need no network.
+    settings = settings or Settings(
+        allow_private_urls=True, fetcher="direct", judge_provider="local"
+    )
     with LoopbackSite(demo_routes()) as site:
         async with Verifier(settings) as verifier:
 
@@ -138,11 +142,35 @@ async def run_demo(
     return articles, others
 
 
+# The response shape of SPEC §8: what the article shows (the API and --json add more fields).
+_SPEC_CITATION_FIELDS = {
+    "url",
+    "label",
+    "evidence_quote",
+    "confidence",
+    "final_url",
+    "original_status",
+    "rid",
+    "reason",
+}
+
+
+def spec_view(result: VerifyResult) -> dict[str, object]:
+    """``result`` with only the fields of SPEC §8's example."""
+    return {
+        "claim": result.claim,
+        "overall": result.overall.value,
+        "citations": [
+            c.model_dump(mode="json", include=_SPEC_CITATION_FIELDS) for c in result.citations
+        ],
+    }
+
+
 def main() -> None:
     """Run the demo and print the article's examples as JSON, one line per other page."""
     articles, others = asyncio.run(run_demo())
     for result in articles:
-        print(result.model_dump_json(indent=2, exclude={"citations": {"__all__": {"detail"}}}))
+        print(json.dumps(spec_view(result), indent=2))
     for result in others:
         verdict = result.citations[0]
         quote = f'  quote="{verdict.evidence_quote}"' if verdict.evidence_quote else ""
