@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 import pytest
 
 from citation_verifier.fetch import crawlbase_contract as wire
+from citation_verifier.retry_after import retry_after_s
 
 
 def test_crawl_params_first_attempt_asks_for_stored_readable_markdown() -> None:
@@ -79,12 +80,12 @@ def test_final_url_is_percent_decoded_when_sent_encoded() -> None:
     ("value", "expected"), [("3", 3.0), ("0.25", 0.25), ("-4", 0.0), ("", None), ("soon", None)]
 )
 def test_retry_after_seconds(value: str, expected: float | None) -> None:
-    assert wire.retry_after_s(value) == expected
+    assert retry_after_s(value) == expected
 
 
 def test_retry_after_http_date() -> None:
     now = datetime(2026, 1, 1, 12, 0, 0, tzinfo=UTC)
-    assert wire.retry_after_s("Thu, 01 Jan 2026 12:00:07 GMT", now) == 7.0
+    assert retry_after_s("Thu, 01 Jan 2026 12:00:07 GMT", now) == 7.0
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,7 @@ import json
 from dataclasses import dataclass
 
 from citation_verifier.loopback import LoopbackSite, Page, redirect
-from citation_verifier.models import VerifyRequest, VerifyResult
+from citation_verifier.models import SPEC_VERDICT_FIELDS, VerifyRequest, VerifyResult
 from citation_verifier.settings import Settings
 from citation_verifier.verifier import Verifier
 
@@ -142,26 +142,13 @@ async def run_demo(
     return articles, others
 
 
-# The response shape of SPEC §8: what the article shows (the API and --json add more fields).
-_SPEC_CITATION_FIELDS = {
-    "url",
-    "label",
-    "evidence_quote",
-    "confidence",
-    "final_url",
-    "original_status",
-    "rid",
-    "reason",
-}
-
-
 def spec_view(result: VerifyResult) -> dict[str, object]:
-    """``result`` with only the fields of SPEC §8's example."""
+    """``result`` with only the fields of SPEC §8's example (the API and --json add more)."""
     return {
         "claim": result.claim,
         "overall": result.overall.value,
         "citations": [
-            c.model_dump(mode="json", include=_SPEC_CITATION_FIELDS) for c in result.citations
+            c.model_dump(mode="json", include=set(SPEC_VERDICT_FIELDS)) for c in result.citations
         ],
     }
 

@@ -136,6 +136,21 @@ class Attempt(BaseModel):
     credits: float = Field(default=0.0, ge=0, description="Credits this request cost.")
 
 
+#: The UrlVerdict fields SPEC §8 promises; others may be added beside them.
+SPEC_VERDICT_FIELDS = frozenset(
+    {
+        "url",
+        "label",
+        "evidence_quote",
+        "confidence",
+        "final_url",
+        "original_status",
+        "rid",
+        "reason",
+    }
+)
+
+
 class UrlVerdict(BaseModel):
     """The verdict on one cited URL (SPEC §8; extra fields may be added, these stay)."""
 

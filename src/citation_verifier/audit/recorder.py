@@ -22,7 +22,7 @@ from citation_verifier.audit.quotes import locate_quote
 from citation_verifier.audit.records import AuditRecord, PassageRef
 from citation_verifier.audit.snapshots import SnapshotStore
 from citation_verifier.fetch.policy import Document
-from citation_verifier.models import UrlVerdict
+from citation_verifier.models import SPEC_VERDICT_FIELDS, UrlVerdict
 from citation_verifier.passages import Passage, normalise_newlines
 from citation_verifier.settings import Settings
 
@@ -36,21 +36,7 @@ _PRIVATE_SETTING = re.compile(
 )
 _REDACTED = "***"
 # UrlVerdict fields the record has columns for; any other field goes to ``extra``.
-_VERDICT_COLUMNS = frozenset(
-    {
-        "url",
-        "label",
-        "evidence_quote",
-        "confidence",
-        "final_url",
-        "original_status",
-        "rid",
-        "reason",
-        "detail",
-        "credits",
-        "audit_id",
-    }
-)
+_VERDICT_COLUMNS = SPEC_VERDICT_FIELDS | {"detail", "credits", "audit_id"}
 
 
 def audit_db_url(settings: Settings) -> str:

@@ -19,6 +19,7 @@ from citation_verifier.errors import CitationVerifierError, ConfigurationError
 from citation_verifier.fetch import crawlbase_contract as wire
 from citation_verifier.fetch.base import FetchedPage, FetchFailed
 from citation_verifier.models import Attempt, Reason, validate_http_url
+from citation_verifier.retry_after import retry_after_s
 from citation_verifier.settings import Settings
 
 TOKEN_ENV = "CRAWLBASE_TOKEN"
@@ -202,7 +203,7 @@ class CrawlbaseFetcher:
                 if status == 429:
                     if waits < settings.crawlbase_max_429_waits:
                         waits += 1
-                        wait = wire.retry_after_s(response.headers.get("retry-after"))
+                        wait = retry_after_s(response.headers.get("retry-after"))
                         await asyncio.sleep(
                             min(
                                 settings.crawlbase_max_retry_after_s,

@@ -12,8 +12,6 @@ import logging
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import UTC, datetime
-from email.utils import parsedate_to_datetime
 from urllib.parse import quote, unquote, urlencode
 
 #: Token kinds, as recorded on attempts (the token values never leave the settings).
@@ -90,24 +88,6 @@ def decode_final_url(value: str | None, requested_url: str) -> str:
         if "://" in decoded:
             return decoded
     return value
-
-
-def retry_after_s(value: str | None, now: datetime | None = None) -> float | None:
-    """Seconds to wait from a ``Retry-After`` header (delta-seconds or HTTP date)."""
-    if value is None or not value.strip():
-        return None
-    value = value.strip()
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        pass
-    try:
-        when = parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=UTC)
-    return max(0.0, (when - (now or datetime.now(UTC))).total_seconds())
 
 
 @dataclass(frozen=True)

@@ -7,13 +7,12 @@ from __future__ import annotations
 import asyncio
 import random
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
-from email.utils import parsedate_to_datetime
 from typing import Any
 
 import httpx
 
 from citation_verifier.errors import ConfigurationError
+from citation_verifier.retry_after import retry_after_s
 
 
 @dataclass(frozen=True)
@@ -66,20 +65,7 @@ def retry_after_seconds(response: httpx.Response) -> float | None:
             return max(0.0, float(millis) / 1000)
         except ValueError:
             pass
-    value = response.headers.get("retry-after")
-    if not value:
-        return None
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        pass
-    try:
-        when = parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=UTC)
-    return max(0.0, (when - datetime.now(UTC)).total_seconds())
+    return retry_after_s(response.headers.get("retry-after"))
 
 
 def _error_message(response: httpx.Response) -> str:
