@@ -199,6 +199,25 @@ def test_a_backend_without_its_configuration_answers_503_naming_the_variable(
     assert httpx.get(service.url + "/health").status_code == 200
 
 
+@pytest.mark.parametrize(
+    ("overrides", "variable"),
+    [
+        ({"fetcher": "crawlbase", "crawlbase_token": None}, "CRAWLBASE_TOKEN"),
+        ({"judge_provider": "openai", "openai_api_key": None}, "OPENAI_API_KEY"),
+        ({"judge_provider": "anthropic", "anthropic_api_key": None}, "ANTHROPIC_API_KEY"),
+    ],
+)
+def test_a_backend_chosen_without_its_key_answers_503_naming_the_key(
+    start: Callable[[Settings], BackgroundServer], overrides: dict[str, object], variable: str
+) -> None:
+    service = start(_settings(**overrides))
+    payload = {"claim": WATER_100, "urls": ["https://example.com/a"]}
+    verify = httpx.post(service.url + "/verify", json=payload)
+    assert verify.status_code == 503
+    assert variable in verify.json()["detail"]
+    assert httpx.get(service.url + "/ready").status_code == 503
+
+
 async def test_requests_beyond_the_limits_get_429_with_retry_after(
     start: Callable[[Settings], BackgroundServer], serve: Serve
 ) -> None:
