@@ -55,7 +55,8 @@ def settings_as_recorded(current: Settings, record: AuditRecord) -> Settings:
     """``current`` with the verdict-affecting settings the record was made with."""
     fields = type(current).model_fields
     recorded = {k: v for k, v in record.settings.items() if k in fields}
-    return current.model_copy(update=recorded)
+    # Validated, not copied: recorded values are JSON (lists, strings), not the fields' types.
+    return type(current)(**{**current.model_dump(), **recorded})
 
 
 def document_from_snapshot(record: AuditRecord, snapshots: SnapshotStore) -> Document:
