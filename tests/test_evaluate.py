@@ -168,3 +168,28 @@ def test_eval_command_reports_missing_file_clearly(tmp_path: Path) -> None:
         check=False,
     )
     assert done.returncode == 2 and "no such file" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_eval_command_prints_a_markdown_table(tmp_path: Path) -> None:
+    data = write_dataset(tmp_path / "toy.jsonl.gz", ROWS)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "citation_verifier",
+            "eval",
+            str(data),
+            "--markdown",
+            "--quiet",
+            "--checkpoint-dir",
+            str(tmp_path / "ck"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=240,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.strip().splitlines()
+    assert lines[0].startswith("| dataset | n | balanced acc.")
+    assert lines[2].startswith("| toy | 3 | 1.000 | 1.000 | 1.000 | 0 |")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
@@ -18,6 +18,9 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 from rich.table import Table
+
+if TYPE_CHECKING:
+    from citation_verifier.evaluate import Scores
 
 
 def eval_command(
@@ -32,6 +35,9 @@ def eval_command(
         bool, typer.Option("--via-http", help="Serve each source on 127.0.0.1; run fetch too.")
     ] = False,
     json_output: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    markdown: Annotated[
+        bool, typer.Option("--markdown", help="Print a Markdown table (as in the README).")
+    ] = False,
     checkpoint_dir: Annotated[
         Path | None, typer.Option(help="Where finished rows are kept for resuming.")
     ] = None,
@@ -76,17 +82,35 @@ def eval_command(
         payload = {"datasets": {name: s.as_json() for name, s in results.items()}}
         typer.echo(json.dumps(payload, indent=2))
         return
-    table = Table(title="Embedded pipeline on labelled pairs")
-    for column in ("dataset", "n", "bal. acc", "3-way acc", "macro-F1", "errors", "s/citation"):
+    if markdown:
+        typer.echo(markdown_table(results))
+        return
+    table = Table(title="Pipeline on labelled pairs")
+    for column in COLUMNS:
         table.add_column(column)
-    for name, s in results.items():
-        table.add_row(
-            name,
-            str(s.n),
-            f"{s.balanced_accuracy:.3f}",
-            "-" if s.accuracy is None else f"{s.accuracy:.3f}",
-            "-" if s.macro_f1 is None else f"{s.macro_f1:.3f}",
-            str(s.errors),
-            f"{s.sec_per_citation:.2f}",
-        )
+    for name, scores in results.items():
+        table.add_row(*cells(name, scores))
     Console().print(table)
+
+
+COLUMNS = ("dataset", "n", "balanced acc.", "3-way acc.", "macro-F1", "errors", "median s/citation")
+
+
+def cells(name: str, s: Scores) -> list[str]:
+    """One dataset's row of the results table."""
+    return [
+        name,
+        str(s.n),
+        f"{s.balanced_accuracy:.3f}",
+        "-" if s.accuracy is None else f"{s.accuracy:.3f}",
+        "-" if s.macro_f1 is None else f"{s.macro_f1:.3f}",
+        str(s.errors),
+        f"{s.median_sec:.2f}",
+    ]
+
+
+def markdown_table(results: dict[str, Scores]) -> str:
+    """The results as a Markdown table (for the README)."""
+    lines = ["| " + " | ".join(COLUMNS) + " |", "|" + "---|" * len(COLUMNS)]
+    lines += ["| " + " | ".join(cells(name, s)) + " |" for name, s in results.items()]
+    return "\n".join(lines)
