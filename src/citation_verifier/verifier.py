@@ -7,6 +7,7 @@ import asyncio
 import dataclasses
 from collections.abc import Sequence
 from types import TracebackType
+from typing import Any
 
 from citation_verifier.aggregate import aggregate
 from citation_verifier.audit.recorder import Auditor, make_auditor
@@ -142,17 +143,11 @@ class Verifier:
         for many claims."""
         if isinstance(loaded, Settled):
             verdict = UrlVerdict(
-                url=loaded.url,
                 label=loaded.label,
                 confidence=1.0,
-                final_url=loaded.final_url,
-                original_status=loaded.status,
-                rid=loaded.rid,
                 reason=loaded.reason,
                 detail=loaded.detail,
-                credits=loaded.credits,
-                attempts=list(loaded.attempts),
-                rendered=loaded.rendered,
+                **_page_fields(loaded),
             )
             return await self._audited(claim, verdict, None, [])
         verdict, shown = await self.judge_passages(claim, loaded)
@@ -187,14 +182,7 @@ class Verifier:
             return verdict
 
         verdict = await self.verdict_cache.get_or_compute(key, judge)
-        update: dict[str, object] = {
-            "url": document.url,
-            "final_url": document.final_url,
-            "original_status": document.status,
-            "rid": document.rid,
-            "credits": document.credits,
-            "attempts": list(document.attempts),
-        }
+        update = _page_fields(document)  # the verdict may come from another URL's page
         if shown is None:  # a reused verdict made no judge calls of its own
             update.update(judge_calls=0, judge_input_tokens=0, judge_output_tokens=0)
             update["judge_cost_usd"] = 0.0
@@ -214,21 +202,28 @@ class Verifier:
         judgement = await self.judge.judge(claim, best)
         verdict = apply_guard(judgement, best)
         return UrlVerdict(
-            url=document.url,
             label=verdict.label,
             evidence_quote=verdict.evidence_quote,
             confidence=verdict.confidence,
-            final_url=document.final_url,
-            original_status=document.status,
-            rid=document.rid,
             reason=verdict.reason,
             detail=judgement.detail,
             evidence_context=locate_evidence(verdict.evidence_quote, best),
-            credits=document.credits,
-            attempts=list(document.attempts),
-            rendered=document.rendered,
+            **_page_fields(document),
             **judge_fields(self.judge.name, judgement),
         ), best
+
+
+def _page_fields(loaded: Document | Settled) -> dict[str, Any]:
+    """The verdict fields that describe the loaded page, not the judgement."""
+    return {
+        "url": loaded.url,
+        "final_url": loaded.final_url,
+        "original_status": loaded.status,
+        "rid": loaded.rid,
+        "credits": loaded.credits,
+        "attempts": list(loaded.attempts),
+        "rendered": loaded.rendered,
+    }
 
 
 async def verify(claim: str, urls: Sequence[str], settings: Settings | None = None) -> VerifyResult:
