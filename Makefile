@@ -11,8 +11,17 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(PIP) install -q --upgrade pip
 
+# llama-cpp-python has no wheel on PyPI: pip builds it (about 10 minutes on 2 cores, cached by pip
+# afterwards). A native build (-march=native) has crashed here at the first inference, and a
+# generic one runs without AVX2 (several times slower), so the x86-64-v3 features are named; on a
+# CPU without them the judge refuses to load with a message (judge/llama.py). Override CMAKE_ARGS
+# for other CPUs.
+export CMAKE_ARGS ?= -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DLLAVA_BUILD=OFF
+
 $(VENV)/.stamp-runtime: pyproject.toml | $(BIN)/python
-	$(PIP) install -q -e '.[browser]'
+	@echo "Installing (the first run builds llama.cpp: about 10 minutes on 2 cores)"
+	$(PIP) install -q -e '.[browser,local-llm]'
+	$(BIN)/citation-verifier model install
 	touch $@
 
 $(VENV)/.stamp-test: pyproject.toml $(VENV)/.stamp-runtime

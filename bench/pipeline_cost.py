@@ -56,8 +56,8 @@ def main() -> None:
     embedder.embed(["warm up"])
     judge = LocalJudge(
         embedder,
-        support_threshold=settings.local_judge_support_threshold,
-        relevance_threshold=settings.local_judge_relevance_threshold,
+        support_threshold=settings.lexical_judge_support_threshold,
+        relevance_threshold=settings.lexical_judge_relevance_threshold,
     )
     html_to_markdown(html)
 

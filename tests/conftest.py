@@ -39,9 +39,12 @@ def serve() -> Iterator[Callable[[Mapping[str, Route]], LoopbackSite]]:
 
 
 @pytest.fixture(autouse=True, scope="session")
-def _cache_dir_outside_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+def _test_environment(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     """Tests never write under the user's home: CACHE_DIR (audit store, snapshots, ...) is a
     temporary folder for the whole run."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
+        # The pipeline's tests run the fast lexical judge; the embedded LLM judge's own tests
+        # (test_embedded_judge.py) ask for JUDGE_PROVIDER=local explicitly.
+        patch.setenv("JUDGE_PROVIDER", "lexical")
         yield

@@ -28,18 +28,22 @@ from citation_verifier.retrieve import MiniLMEmbedder
 from citation_verifier.settings import Settings
 
 Serve = Callable[[Mapping[str, Route]], LoopbackSite]
-ENV = {**os.environ, "ALLOW_PRIVATE_URLS": "true", "FETCH_TIMEOUT_S": "5"}
+
+
+def _env() -> dict[str, str]:
+    """The test session's environment (read at call time: conftest sets it up after import)."""
+    return {**os.environ, "ALLOW_PRIVATE_URLS": "true", "FETCH_TIMEOUT_S": "5"}
 
 
 def _batch(*args: str | Path) -> subprocess.CompletedProcess[str]:
     command = [sys.executable, "-m", "citation_verifier.batch", *map(str, args)]
-    return subprocess.run(command, env=ENV, capture_output=True, text=True, timeout=240)
+    return subprocess.run(command, env=_env(), capture_output=True, text=True, timeout=240)
 
 
 def _start(*args: str | Path) -> subprocess.Popen[str]:
     command = [sys.executable, "-m", "citation_verifier.batch", *map(str, args)]
     return subprocess.Popen(
-        command, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        command, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )
 
 

@@ -8,6 +8,7 @@ from pydantic import SecretStr
 from citation_verifier.errors import ConfigurationError
 from citation_verifier.judge.anthropic import AnthropicJudge, anthropic_endpoint
 from citation_verifier.judge.crosscheck import CrossCheckedJudge
+from citation_verifier.judge.embedded import EmbeddedLLMJudge
 from citation_verifier.judge.local import LocalJudge
 from citation_verifier.judge.ollama import OllamaJudge, ollama_base_url
 from citation_verifier.judge.openai import OpenAIJudge, openai_endpoint
@@ -19,11 +20,16 @@ from citation_verifier.verifier import Verifier
 EMBEDDER = MiniLMEmbedder()  # lazy: nothing is loaded by these tests
 
 
-def test_auto_is_local_without_an_openai_key() -> None:
+def test_auto_is_the_embedded_llm_without_an_openai_key() -> None:
     settings = Settings(judge_provider="auto", openai_api_key=None)
     assert resolve_provider(settings) == "local"
-    assert isinstance(build_judge(settings, EMBEDDER), LocalJudge)
-    assert resolve_provider(Settings(openai_api_key=SecretStr("  "))) == "local"
+    assert isinstance(build_judge(settings, EMBEDDER), EmbeddedLLMJudge)
+    blank_key = Settings(judge_provider="auto", openai_api_key=SecretStr("  "))
+    assert resolve_provider(blank_key) == "local"
+
+
+def test_lexical_is_the_lexical_baseline() -> None:
+    assert isinstance(build_judge(Settings(judge_provider="lexical"), EMBEDDER), LocalJudge)
 
 
 def test_auto_is_openai_with_a_key_and_cross_checked() -> None:
@@ -59,7 +65,7 @@ def test_missing_key_for_a_chosen_provider_names_the_variable(provider: str, var
 
 
 def test_unknown_provider_lists_the_choices() -> None:
-    with pytest.raises(ConfigurationError, match="auto, local, openai, anthropic, ollama"):
+    with pytest.raises(ConfigurationError, match="auto, local, lexical, openai, anthropic, ollama"):
         build_judge(Settings(judge_provider="gemini"), EMBEDDER)
 
 

@@ -14,8 +14,8 @@ def judge(embedder: MiniLMEmbedder) -> LocalJudge:
     s = Settings()
     return LocalJudge(
         embedder,
-        support_threshold=s.local_judge_support_threshold,
-        relevance_threshold=s.local_judge_relevance_threshold,
+        support_threshold=s.lexical_judge_support_threshold,
+        relevance_threshold=s.lexical_judge_relevance_threshold,
     )
 
 

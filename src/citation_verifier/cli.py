@@ -129,6 +129,10 @@ app.command("eval")(eval_command)
 from citation_verifier.audit.cli import app as audit_app  # noqa: E402
 
 app.add_typer(audit_app, name="audit")
+# model:
+from citation_verifier.model_cli import app as model_app  # noqa: E402
+
+app.add_typer(model_app, name="model")
 
 
 def main() -> None:

@@ -30,15 +30,17 @@ from citation_verifier.verifier import Verifier
 
 LABELS = (Label.SUPPORTED, Label.CONTRADICTED, Label.NOT_FOUND)
 # Settings that change a verdict: a checkpoint from other values must not be reused.
-_VERDICT_SETTINGS = {
-    "readability_min_chars",
-    "soft_404_max_chars",
-    "passage_max_words",
-    "top_k",
-    "judge_provider",
-    "local_judge_support_threshold",
-    "local_judge_relevance_threshold",
-}
+_VERDICT_SETTINGS = {"readability_min_chars", "soft_404_max_chars", "passage_max_words", "top_k"}
+_VERDICT_SETTING_PREFIXES = ("judge_provider", "lexical_judge_", "local_judge_")
+
+
+def _verdict_settings(settings: Settings) -> str:
+    names = {
+        name
+        for name in type(settings).model_fields
+        if name in _VERDICT_SETTINGS or name.startswith(_VERDICT_SETTING_PREFIXES)
+    }
+    return settings.model_dump_json(include=names)
 
 
 @dataclass(frozen=True)
@@ -263,7 +265,7 @@ async def evaluate_files(
         settings = settings.model_copy(update={"allow_private_urls": True})
     results: dict[str, Scores] = {}
     async with Verifier(settings) as verifier:
-        fingerprint = settings.model_dump_json(include=_VERDICT_SETTINGS)
+        fingerprint = _verdict_settings(settings)
         key = run_key(verifier.judge.name, via_http, fingerprint)
         checkpoint = Checkpoint((checkpoint_dir or settings.cache_dir / "eval") / f"{key}.jsonl")
         for path in files:

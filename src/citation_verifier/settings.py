@@ -58,14 +58,68 @@ class Settings(BaseSettings):
     # --- judge (SPEC §5) ---
     judge_provider: str = Field(
         default="auto",
-        description="Judge: auto (openai when OPENAI_API_KEY is set, else local), local, openai, "
-        "anthropic, ollama.",
+        description="Judge: auto (openai when OPENAI_API_KEY is set, else local), local (the "
+        "embedded LLM), lexical (the embedded lexical baseline), openai, anthropic, ollama.",
     )
-    local_judge_support_threshold: float = Field(
-        default=0.80, ge=0, le=1, description="Claim-term coverage a sentence needs to support."
+    lexical_judge_support_threshold: float = Field(
+        default=0.80,
+        ge=0,
+        le=1,
+        description="Claim-term coverage a sentence needs to support (lexical judge) or to be "
+        "about the claim (the embedded LLM judge's number check).",
     )
-    local_judge_relevance_threshold: float = Field(
-        default=0.55, ge=0, le=1, description="Cosine a sentence needs to be about the claim."
+    lexical_judge_relevance_threshold: float = Field(
+        default=0.55,
+        ge=0,
+        le=1,
+        description="Cosine a sentence needs to be about the claim (both embedded judges).",
+    )
+
+    local_judge_model_path: Path | None = Field(
+        default=None,
+        description="An instruct GGUF model for the embedded judge instead of the packaged "
+        "Qwen2.5-Coder-1.5B-Instruct.",
+    )
+    local_judge_model_dir: Path = Field(
+        default=Path.home() / ".cache" / "citation-verifier" / "models",
+        description="Where the packaged model is assembled (once, about 1.1 GB).",
+    )
+    local_judge_threads: int = Field(
+        default=0, ge=0, description="CPU threads for the embedded LLM; 0 = all cores."
+    )
+    # Defaults tuned on dev data (bench/embedded_judge_ablation.py, docs/EMBEDDED_JUDGE.md).
+    local_judge_evidence_chars: int = Field(
+        default=300,
+        ge=50,
+        description="Evidence sentences shown to the embedded LLM, in characters (its cost).",
+    )
+    local_judge_support_probability: float = Field(
+        default=0.6, ge=0, le=1, description="P(supported) the embedded LLM needs to say supported."
+    )
+    local_judge_min_coverage: float = Field(
+        default=0.0,
+        ge=0,
+        le=1,
+        description="Claim-term coverage by the evidence the embedded LLM needs to say supported.",
+    )
+    local_judge_contradict_margin: float = Field(
+        default=0.0,
+        ge=-1,
+        le=1,
+        description="How far P(contradicted) must exceed P(not_found) to say contradicted.",
+    )
+    local_judge_contradict_similarity: float = Field(
+        default=0.3,
+        ge=-1,
+        le=1,
+        description="Cosine an evidence sentence needs with the claim for the embedded LLM to "
+        "say contradicted.",
+    )
+    local_judge_ask_coverage: float = Field(
+        default=0.0,
+        ge=0,
+        le=1,
+        description="Below this claim-term coverage the embedded LLM is not asked: not_found.",
     )
 
     # --- paths ---

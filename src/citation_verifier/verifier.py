@@ -46,14 +46,6 @@ def make_fetcher(settings: Settings) -> Fetcher:
 
 def make_judge(settings: Settings, embedder: Embedder) -> Judge:
     """The judge chosen by ``JUDGE_PROVIDER``."""
-    if settings.judge_provider == "local":
-        from citation_verifier.judge.local import LocalJudge
-
-        return LocalJudge(
-            embedder,
-            support_threshold=settings.local_judge_support_threshold,
-            relevance_threshold=settings.local_judge_relevance_threshold,
-        )
     from citation_verifier.judge.providers import build_judge
 
     return build_judge(settings, embedder)

@@ -150,7 +150,7 @@ def test_rejudge_one_record_and_as_json(trail: Trail) -> None:
 
 
 def test_rejudge_with_a_new_threshold_reports_the_change(trail: Trail) -> None:
-    env = {**trail.env, "LOCAL_JUDGE_RELEVANCE_THRESHOLD": "0.999"}
+    env = {**trail.env, "LEXICAL_JUDGE_RELEVANCE_THRESHOLD": "0.999"}
     result = invoke(env, "audit", "rejudge", "--all")
     assert result.exit_code == 0 and "CHANGED" in result.stdout
     assert "reproduced=1.0000" not in result.stdout and "/2) skipped=1" in result.stdout

@@ -158,7 +158,7 @@ def test_recorded_settings_hold_thresholds_but_no_secrets_or_paths(tmp_path: Pat
         snapshot_dir=tmp_path / "s",
     )
     recorded = verdict_settings(settings)
-    for name in ("top_k", "passage_max_words", "local_judge_support_threshold", "judge_provider"):
+    for name in ("top_k", "passage_max_words", "lexical_judge_support_threshold", "judge_provider"):
         assert name in recorded
     for name in ("cache_dir", "audit_db_url", "snapshot_dir", "audit_enabled"):
         assert name not in recorded

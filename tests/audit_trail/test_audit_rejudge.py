@@ -105,14 +105,14 @@ async def test_a_stricter_threshold_changes_verdicts_and_as_recorded_restores_th
     recorded: Recorded, embedder: MiniLMEmbedder
 ) -> None:
     records = [r for r in recorded.records if r.judged]
-    strict = recorded.settings.model_copy(update={"local_judge_relevance_threshold": 0.999})
+    strict = recorded.settings.model_copy(update={"lexical_judge_relevance_threshold": 0.999})
     outcomes = await _rejudge_all(records, strict, embedder)
     changed = [o for o in outcomes if o.skipped is None and not o.reproduced]
     assert changed and all(o.label == Label.NOT_FOUND for o in changed)
     rate = summarise(outcomes).rate
     assert rate is not None and rate < 1.0
     restored = settings_as_recorded(strict, records[0])
-    assert restored.local_judge_relevance_threshold == 0.55
+    assert restored.lexical_judge_relevance_threshold == 0.55
     outcomes = await _rejudge_all(records, restored, embedder)
     assert summarise(outcomes).rate == 1.0
 

@@ -29,7 +29,7 @@ def test_a_record_round_trips_with_every_field(store: SqlAuditStore) -> None:
             PassageRef(index=2, start=5, end=50, sha256="d" * 64),
             PassageRef(index=0, start=0, end=4, sha256="e" * 64),
         ],
-        settings={"top_k": 3, "local_judge_support_threshold": 0.8},
+        settings={"top_k": 3, "lexical_judge_support_threshold": 0.8},
     )
     store.add(record)
     assert store.get(record.id) == record

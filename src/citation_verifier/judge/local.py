@@ -225,6 +225,73 @@ def split_sentences(passages: Sequence[Passage]) -> list[str]:
     return sentences
 
 
+@dataclass(frozen=True)
+class ScoredSentence:
+    """A sentence of the passages with how close it is to the claim."""
+
+    position: int
+    analysis: _Sentence
+    similarity: float
+    """Embedding cosine with the claim."""
+    coverage: float
+    """Share of the claim's content words (stemmed) the sentence contains."""
+
+    @property
+    def text(self) -> str:
+        """The sentence, verbatim from its passage."""
+        return self.analysis.text
+
+    @property
+    def score(self) -> float:
+        """Ranking score: the mean of cosine and coverage."""
+        return (self.similarity + self.coverage) / 2
+
+
+def score_sentences(
+    claim: str, passages: Sequence[Passage], embedder: Embedder
+) -> list[ScoredSentence]:
+    """Every sentence of ``passages`` (in reading order) scored against ``claim``."""
+    sentences = split_sentences(passages)
+    if not sentences:
+        return []
+    vectors = embedder.embed([claim, *sentences])
+    similarities = vectors[1:] @ vectors[0]
+    wanted = analyse_claim(claim)
+    scored = []
+    for position, (text, similarity) in enumerate(zip(sentences, similarities, strict=True)):
+        sentence = _analyse(text)
+        scored.append(
+            ScoredSentence(position, sentence, float(similarity), coverage(wanted, sentence))
+        )
+    return scored
+
+
+def analyse_claim(claim: str) -> _Sentence:
+    """The claim's content words, numbers and polarity."""
+    return _analyse(claim)
+
+
+def coverage(claim: _Sentence, evidence: _Sentence) -> float:
+    """Share of the claim's content words found in ``evidence``."""
+    return len(claim.tokens & evidence.tokens) / len(claim.tokens) if claim.tokens else 0.0
+
+
+def best_sentence(scored: Sequence[ScoredSentence]) -> ScoredSentence:
+    """The highest-scoring sentence (the earliest of equals): the quote of both local judges."""
+    return max(scored, key=lambda s: (s.score, -s.position))
+
+
+def is_about(sentence: ScoredSentence, *, relevance: float, support: float) -> bool:
+    """Whether ``sentence`` is about the claim: close in meaning (cosine ≥ ``relevance``) and
+    holding its content words (coverage ≥ ``support``)."""
+    return sentence.similarity >= relevance and sentence.coverage >= support
+
+
+def states_other_numbers(claim: _Sentence, sentence: _Sentence) -> bool:
+    """The claim's numbers are not all in ``sentence``, which states numbers of its own."""
+    return bool(claim.numbers) and bool(sentence.numbers) and not claim.numbers <= sentence.numbers
+
+
 class LocalJudge:
     """The embedded judge (see module docstring). Thread-safe; CPU work runs off the event loop."""
 
@@ -246,30 +313,18 @@ class LocalJudge:
 
     def judge_sync(self, claim: str, passages: Sequence[Passage]) -> Judgement:
         """The same judgement, on the calling thread."""
-        sentences = split_sentences(passages)
-        if not sentences:
+        scored = score_sentences(claim, passages, self._embedder)
+        if not scored:
             return Judgement(Label.NOT_FOUND, None, 1.0)
-        vectors = self._embedder.embed([claim, *sentences])
-        similarities = vectors[1:] @ vectors[0]
-        wanted = _analyse(claim)
-        best: tuple[float, float, _Sentence] | None = None
-        for text, similarity in zip(sentences, similarities, strict=True):
-            sentence = _analyse(text)
-            coverage = (
-                len(wanted.tokens & sentence.tokens) / len(wanted.tokens) if wanted.tokens else 0.0
-            )
-            score = (float(similarity) + coverage) / 2
-            if best is None or score > (best[0] + best[1]) / 2:
-                best = (float(similarity), coverage, sentence)
-        assert best is not None
-        similarity, coverage, sentence = best
-        relevant = similarity >= self._relevance and coverage >= self._support
-        confidence = round(min(1.0, max(0.0, (similarity + coverage) / 2)), 4)
-        if not relevant:
+        best = best_sentence(scored)
+        sentence = best.analysis
+        wanted = analyse_claim(claim)
+        confidence = round(min(1.0, max(0.0, best.score)), 4)
+        if not is_about(best, relevance=self._relevance, support=self._support):
             return Judgement(Label.NOT_FOUND, None, round(1.0 - confidence / 2, 4))
-        numbers_differ = bool(wanted.numbers) and not wanted.numbers <= sentence.numbers
-        if numbers_differ and sentence.numbers:
+        if states_other_numbers(wanted, sentence):
             return Judgement(Label.CONTRADICTED, sentence.text, confidence)
+        numbers_differ = bool(wanted.numbers) and not wanted.numbers <= sentence.numbers
         if wanted.negated != sentence.negated:
             return Judgement(Label.CONTRADICTED, sentence.text, confidence)
         if numbers_differ:

@@ -5,18 +5,22 @@ from __future__ import annotations
 from citation_verifier.errors import ConfigurationError
 from citation_verifier.judge.base import Judge
 from citation_verifier.judge.crosscheck import CrossCheckedJudge
+from citation_verifier.judge.embedded import DecisionRule, EmbeddedLLMJudge
+from citation_verifier.judge.llama import load_label_model
 from citation_verifier.judge.llm import LLMOptions
 from citation_verifier.judge.local import LocalJudge
+from citation_verifier.judge.model_file import model_path
 from citation_verifier.judge.transport import RetryPolicy
 from citation_verifier.retrieve import Embedder
 from citation_verifier.settings import Settings
 
 LLM_PROVIDERS = ("openai", "anthropic", "ollama")
-PROVIDERS = ("auto", "local", *LLM_PROVIDERS)
+PROVIDERS = ("auto", "local", "lexical", *LLM_PROVIDERS)
 
 
 def resolve_provider(settings: Settings) -> str:
-    """JUDGE_PROVIDER, with ``auto`` resolved: openai when OPENAI_API_KEY is set, else local."""
+    """JUDGE_PROVIDER, with ``auto`` resolved: openai when OPENAI_API_KEY is set, else local
+    (the embedded LLM)."""
     provider = settings.judge_provider.strip().lower()
     if provider not in PROVIDERS:
         raise ConfigurationError(
@@ -30,11 +34,38 @@ def resolve_provider(settings: Settings) -> str:
 
 
 def local_judge(settings: Settings, embedder: Embedder) -> LocalJudge:
-    """The embedded judge with the configured thresholds."""
+    """The embedded lexical judge with the configured thresholds (also the cross-checker)."""
     return LocalJudge(
         embedder,
-        support_threshold=settings.local_judge_support_threshold,
-        relevance_threshold=settings.local_judge_relevance_threshold,
+        support_threshold=settings.lexical_judge_support_threshold,
+        relevance_threshold=settings.lexical_judge_relevance_threshold,
+    )
+
+
+def embedded_llm_judge(settings: Settings, embedder: Embedder) -> EmbeddedLLMJudge:
+    """The embedded LLM judge. The model file is located (and assembled on the first run) now,
+    so a missing model is a ConfigurationError up front; it is loaded at the first judgement."""
+    path = model_path(settings)
+    threads = settings.local_judge_threads
+    return EmbeddedLLMJudge(
+        embedder,
+        lambda: load_label_model(path, threads),
+        model_name=path.name.removesuffix(".gguf"),
+        evidence_chars=settings.local_judge_evidence_chars,
+        rule=decision_rule(settings),
+    )
+
+
+def decision_rule(settings: Settings) -> DecisionRule:
+    """The embedded LLM judge's decision rule from LOCAL_JUDGE_* settings."""
+    return DecisionRule(
+        min_coverage=settings.local_judge_min_coverage,
+        support_threshold=settings.local_judge_support_probability,
+        contradict_margin=settings.local_judge_contradict_margin,
+        ask_coverage=settings.local_judge_ask_coverage,
+        contradict_similarity=settings.local_judge_contradict_similarity,
+        about_similarity=settings.lexical_judge_relevance_threshold,
+        about_coverage=settings.lexical_judge_support_threshold,
     )
 
 
@@ -94,6 +125,8 @@ def build_judge(settings: Settings, embedder: Embedder) -> Judge:
     CROSS_CHECK=false."""
     provider = resolve_provider(settings)
     if provider == "local":
+        return embedded_llm_judge(settings, embedder)
+    if provider == "lexical":
         return local_judge(settings, embedder)
     judge = make_llm_judge(settings, provider)
     if not settings.cross_check:
