@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PIP    := $(BIN)/python -m pip
 
-.PHONY: demo test lint install install-test browser clean
+.PHONY: demo test lint install install-test browser train clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -47,5 +47,16 @@ test: lint browser
 browser:
 	@test -x /usr/bin/chromium || (apt-get update -qq && apt-get install -y -qq -o DPkg::Lock::Timeout=600 chromium >/dev/null)
 
+# Train the claim checker from ../shared (docs/CHECKER_MODEL.md): its own venv with torch's CPU
+# wheel, never the runtime's. Resumable: rerun after an interruption. Then export the ONNX model
+# that ships (src/citation_verifier/data/checker/). Not run by CI.
+TRAIN_VENV := .venv-train
+TRAIN_RUN  ?= training/runs/checker
+train:
+	test -x $(TRAIN_VENV)/bin/python || $(PYTHON) -m venv $(TRAIN_VENV)
+	$(TRAIN_VENV)/bin/python -m pip install -q -e '.[train]'
+	$(TRAIN_VENV)/bin/python -m training.train --out $(TRAIN_RUN)
+	$(TRAIN_VENV)/bin/python -m training.export $(TRAIN_RUN)/checkpoint.pt --ship int8
+
 clean:
-	rm -rf $(VENV) build src/*.egg-info
+	rm -rf $(VENV) $(TRAIN_VENV) build src/*.egg-info

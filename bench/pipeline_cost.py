@@ -15,7 +15,7 @@ import time
 
 from citation_verifier.demo import BOILING_HTML
 from citation_verifier.extract import html_to_markdown
-from citation_verifier.judge.local import LocalJudge
+from citation_verifier.judge.lexical import LexicalJudge
 from citation_verifier.loopback import LoopbackSite, Page
 from citation_verifier.passages import split_passages
 from citation_verifier.retrieve import MiniLMEmbedder, top_passages
@@ -54,7 +54,7 @@ def main() -> None:
     html = six_thousand_char_page()
     embedder = MiniLMEmbedder()
     embedder.embed(["warm up"])
-    judge = LocalJudge(
+    judge = LexicalJudge(
         embedder,
         support_threshold=settings.lexical_judge_support_threshold,
         relevance_threshold=settings.lexical_judge_relevance_threshold,

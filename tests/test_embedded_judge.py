@@ -25,8 +25,8 @@ from citation_verifier.judge.llama import (
     load_label_model,
     missing_cpu_features,
 )
-from citation_verifier.judge.local import score_sentences
 from citation_verifier.judge.providers import build_judge
+from citation_verifier.judge.sentences import score_sentences
 from citation_verifier.loopback import LoopbackSite, Page, Route
 from citation_verifier.models import Label
 from citation_verifier.passages import Passage, split_passages

@@ -20,6 +20,7 @@ from citation_verifier.evaluate import (
 from citation_verifier.models import Label
 from citation_verifier.retrieve import MiniLMEmbedder
 from citation_verifier.settings import Settings
+from citation_verifier.splits import SPLITS, split_of
 
 ROWS = [
     {
@@ -105,13 +106,17 @@ async def test_evaluation_scores_each_dataset_and_resumes(
 ) -> None:
     data = write_dataset(tmp_path / "toy.jsonl.gz", ROWS)
     settings = Settings()
-    first = await evaluate_files([data], settings=settings, checkpoint_dir=tmp_path / "ck")
+    first = await evaluate_files(
+        [data], settings=settings, split=None, checkpoint_dir=tmp_path / "ck"
+    )
     scores = first["toy"]
     assert scores.n == 3 and scores.skipped == 2
     assert scores.accuracy == 1.0 and scores.balanced_accuracy == 1.0
     lines = next((tmp_path / "ck").glob("*.jsonl")).read_text().splitlines()
     assert len(lines) == 3
-    again = await evaluate_files([data], settings=settings, checkpoint_dir=tmp_path / "ck")
+    again = await evaluate_files(
+        [data], settings=settings, split=None, checkpoint_dir=tmp_path / "ck"
+    )
     assert again["toy"].confusion == scores.confusion
     assert len(next((tmp_path / "ck").glob("*.jsonl")).read_text().splitlines()) == 3
 
@@ -119,7 +124,7 @@ async def test_evaluation_scores_each_dataset_and_resumes(
 async def test_via_http_runs_fetch_and_extraction(tmp_path: Path) -> None:
     data = write_dataset(tmp_path / "toy.jsonl.gz", ROWS)
     result = await evaluate_files(
-        [data], settings=Settings(), via_http=True, checkpoint_dir=tmp_path
+        [data], settings=Settings(), via_http=True, split=None, checkpoint_dir=tmp_path
     )
     assert result["toy"].confusion["supported"]["supported"] == 1
     assert result["toy"].confusion["contradicted"]["contradicted"] == 1
@@ -138,6 +143,8 @@ def test_eval_command_prints_json(tmp_path: Path) -> None:
             "--quiet",
             "--limit",
             "2",
+            "--split",
+            "all",
             "--checkpoint-dir",
             str(tmp_path / "ck"),
         ],
@@ -147,7 +154,8 @@ def test_eval_command_prints_json(tmp_path: Path) -> None:
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    toy = json.loads(done.stdout)["datasets"]["toy"]
+    payload = json.loads(done.stdout)
+    toy = payload["datasets"]["toy"]
     assert toy["n"] == 2
     assert {
         "n",
@@ -156,7 +164,10 @@ def test_eval_command_prints_json(tmp_path: Path) -> None:
         "macro_f1",
         "confusion",
         "sec_per_citation",
+        "median_sec_per_citation",
+        "p90_sec_per_citation",
     } <= set(toy)
+    assert payload["split"] == "all" and payload["peak_rss_mib"] > 0
 
 
 def test_eval_command_reports_missing_file_clearly(tmp_path: Path) -> None:
@@ -181,6 +192,8 @@ def test_eval_command_prints_a_markdown_table(tmp_path: Path) -> None:
             str(data),
             "--markdown",
             "--quiet",
+            "--split",
+            "all",
             "--checkpoint-dir",
             str(tmp_path / "ck"),
         ],
@@ -193,3 +206,32 @@ def test_eval_command_prints_a_markdown_table(tmp_path: Path) -> None:
     lines = done.stdout.strip().splitlines()
     assert lines[0].startswith("| dataset | n | balanced acc.")
     assert lines[2].startswith("| toy | 3 | 1.000 | 1.000 | 1.000 | 0 |")
+
+
+def test_eval_scores_only_the_rows_of_the_chosen_split(tmp_path: Path) -> None:
+    rows = [
+        {"id": f"r{i}", "claim": "c", "label": "supported", "source_text": f"source {i}"}
+        for i in range(40)
+    ]
+    data = write_dataset(tmp_path / "wice.jsonl.gz", rows)
+    expected = {
+        part: {f"r{i}" for i in range(40) if split_of("wice", f"source {i}") == part}
+        for part in SPLITS
+    }
+    assert all(expected.values())  # 40 sources reach every part of a licensed set
+    for part in SPLITS:
+        got, _ = read_rows(data, part)
+        assert {r.id for r in got} == expected[part]
+    assert len(read_rows(data)[0]) == 40
+
+
+def test_eval_command_refuses_an_unknown_split(tmp_path: Path) -> None:
+    data = write_dataset(tmp_path / "toy.jsonl.gz", ROWS)
+    done = subprocess.run(
+        [sys.executable, "-m", "citation_verifier", "eval", str(data), "--split", "dev"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 2 and "--split" in done.stderr and "Traceback" not in done.stderr

@@ -7,9 +7,11 @@ from pydantic import SecretStr
 
 from citation_verifier.errors import ConfigurationError
 from citation_verifier.judge.anthropic import AnthropicJudge, anthropic_endpoint
+from citation_verifier.judge.cascade import CascadeJudge
+from citation_verifier.judge.checker import CheckerJudge
 from citation_verifier.judge.crosscheck import CrossCheckedJudge
 from citation_verifier.judge.embedded import EmbeddedLLMJudge
-from citation_verifier.judge.local import LocalJudge
+from citation_verifier.judge.lexical import LexicalJudge
 from citation_verifier.judge.ollama import OllamaJudge, ollama_base_url
 from citation_verifier.judge.openai import OpenAIJudge, openai_endpoint
 from citation_verifier.judge.providers import build_judge, resolve_provider
@@ -20,16 +22,43 @@ from citation_verifier.verifier import Verifier
 EMBEDDER = MiniLMEmbedder()  # lazy: nothing is loaded by these tests
 
 
-def test_auto_is_the_embedded_llm_without_an_openai_key() -> None:
+def test_auto_is_the_checker_without_an_openai_key() -> None:
     settings = Settings(judge_provider="auto", openai_api_key=None)
-    assert resolve_provider(settings) == "local"
-    assert isinstance(build_judge(settings, EMBEDDER), EmbeddedLLMJudge)
+    assert resolve_provider(settings) == "checker"
+    assert isinstance(build_judge(settings, EMBEDDER), CheckerJudge)
     blank_key = Settings(judge_provider="auto", openai_api_key=SecretStr("  "))
-    assert resolve_provider(blank_key) == "local"
+    assert resolve_provider(blank_key) == "checker"
+
+
+def test_local_is_the_embedded_llm_alone() -> None:
+    assert isinstance(build_judge(Settings(judge_provider="local"), EMBEDDER), EmbeddedLLMJudge)
+
+
+def test_the_checker_takes_the_second_opinion_it_is_configured_with() -> None:
+    local = build_judge(
+        Settings(judge_provider="checker", checker_second_opinion="local"), EMBEDDER
+    )
+    assert isinstance(local, CascadeJudge)
+    assert local.name.startswith("checker/") and "+local/" in local.name
+    api = build_judge(
+        Settings(
+            judge_provider="checker",
+            checker_second_opinion="provider",
+            second_opinion_provider="openai",
+            openai_api_key=SecretStr("k"),
+            checker_unsure_low=0.2,
+            checker_unsure_high=0.6,
+        ),
+        EMBEDDER,
+    )
+    assert isinstance(api, CascadeJudge) and api.name.endswith("+openai/gpt-4.1-mini")
+    assert (api.low, api.high) == (0.2, 0.6)
+    with pytest.raises(ConfigurationError, match="OPENAI_API_KEY"):
+        build_judge(Settings(judge_provider="checker", checker_second_opinion="provider"), EMBEDDER)
 
 
 def test_lexical_is_the_lexical_baseline() -> None:
-    assert isinstance(build_judge(Settings(judge_provider="lexical"), EMBEDDER), LocalJudge)
+    assert isinstance(build_judge(Settings(judge_provider="lexical"), EMBEDDER), LexicalJudge)
 
 
 def test_auto_is_openai_with_a_key_and_cross_checked() -> None:
@@ -65,7 +94,9 @@ def test_missing_key_for_a_chosen_provider_names_the_variable(provider: str, var
 
 
 def test_unknown_provider_lists_the_choices() -> None:
-    with pytest.raises(ConfigurationError, match="auto, local, lexical, openai, anthropic, ollama"):
+    with pytest.raises(
+        ConfigurationError, match="auto, checker, local, lexical, openai, anthropic, ollama"
+    ):
         build_judge(Settings(judge_provider="gemini"), EMBEDDER)
 
 

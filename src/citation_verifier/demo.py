@@ -128,7 +128,7 @@ async def run_demo(
     # The demo runs on the embedded defaults whatever keys the environment holds: its site is on
     # 127.0.0.1, which a crawling API cannot reach, and it must cost nothing and need no network.
     settings = settings or Settings(
-        allow_private_urls=True, fetcher="direct", judge_provider="local"
+        allow_private_urls=True, fetcher="direct", judge_provider="checker"
     )
     with LoopbackSite(demo_routes()) as site:
         async with Verifier(settings) as verifier:

@@ -26,12 +26,19 @@ from citation_verifier.fetch.policy import Document
 from citation_verifier.loopback import LoopbackSite, Page
 from citation_verifier.models import Label
 from citation_verifier.settings import Settings
+from citation_verifier.splits import Split, split_of
 from citation_verifier.verifier import Verifier
 
 LABELS = (Label.SUPPORTED, Label.CONTRADICTED, Label.NOT_FOUND)
 # Settings that change a verdict: a checkpoint from other values must not be reused.
 _VERDICT_SETTINGS = {"readability_min_chars", "soft_404_max_chars", "passage_max_words", "top_k"}
-_VERDICT_SETTING_PREFIXES = ("judge_provider", "lexical_judge_", "local_judge_")
+_VERDICT_SETTING_PREFIXES = (
+    "judge_provider",
+    "lexical_judge_",
+    "local_judge_",
+    "checker_",
+    "second_opinion_",
+)
 
 
 def _verdict_settings(settings: Settings) -> str:
@@ -73,8 +80,9 @@ def dataset_name(path: Path) -> str:
     return name
 
 
-def read_rows(path: Path) -> tuple[list[EvalRow], int]:
-    """Rows with a usable source text, and how many rows were skipped (no text, bad label)."""
+def read_rows(path: Path, split: Split | None = None) -> tuple[list[EvalRow], int]:
+    """Rows with a usable source text (in ``split`` only, when given: see ``splits``), and how
+    many rows were skipped (no text, bad label). Rows of other splits are neither."""
     opener = gzip.open if path.suffix == ".gz" else open
     rows: list[EvalRow] = []
     skipped = 0
@@ -98,7 +106,8 @@ def read_rows(path: Path) -> tuple[list[EvalRow], int]:
             if not row.source_text.strip() or not row.claim or row.label == Label.UNREACHABLE:
                 skipped += 1
                 continue
-            rows.append(row)
+            if split is None or split_of(name, row.source_text) == split:
+                rows.append(row)
     return rows, skipped
 
 
@@ -134,6 +143,7 @@ class Scores:
     errors: int
     sec_per_citation: float
     median_sec: float
+    p90_sec: float = 0.0
     skipped: int = 0
     reasons: dict[str, int] = field(default_factory=dict)
 
@@ -148,6 +158,7 @@ class Scores:
             "errors": self.errors,
             "sec_per_citation": _round(self.sec_per_citation),
             "median_sec_per_citation": _round(self.median_sec),
+            "p90_sec_per_citation": _round(self.p90_sec),
             "skipped_rows": self.skipped,
             "reasons": self.reasons,
         }
@@ -190,6 +201,7 @@ def score(predictions: Sequence[Prediction], three_way: bool, skipped: int = 0) 
         errors=sum(1 for p in predictions if p.reason == "judge_error"),
         sec_per_citation=sum(seconds) / len(seconds) if seconds else 0.0,
         median_sec=seconds[len(seconds) // 2] if seconds else 0.0,
+        p90_sec=seconds[min(len(seconds) - 1, int(0.9 * len(seconds)))] if seconds else 0.0,
         skipped=skipped,
         reasons=dict(Counter(p.reason for p in predictions if p.reason)),
     )
@@ -256,11 +268,14 @@ async def evaluate_files(
     limit: int | None = None,
     seed: int = 13,
     via_http: bool = False,
+    split: Split | None = "test",
     checkpoint_dir: Path | None = None,
     on_progress: Callable[[str, int, int], None] = lambda name, done, total: None,
 ) -> dict[str, Scores]:
-    """Scores per dataset file. Finished rows are checkpointed under ``checkpoint_dir``
-    (default: ``settings.cache_dir / "eval"``) and reused by a rerun of the same configuration."""
+    """Scores per dataset file, on the rows of ``split`` (None: every row; the default, test,
+    holds rows no shipped model was trained or tuned on). Finished rows are checkpointed under
+    ``checkpoint_dir`` (default: ``settings.cache_dir / "eval"``) and reused by a rerun of the
+    same configuration."""
     if via_http:
         settings = settings.model_copy(update={"allow_private_urls": True})
     results: dict[str, Scores] = {}
@@ -269,7 +284,7 @@ async def evaluate_files(
         key = run_key(verifier.judge.name, via_http, fingerprint)
         checkpoint = Checkpoint((checkpoint_dir or settings.cache_dir / "eval") / f"{key}.jsonl")
         for path in files:
-            all_rows, skipped = read_rows(path)
+            all_rows, skipped = read_rows(path, split)
             rows = stratified_sample(all_rows, limit, seed)
             three_way = any(r.label == Label.CONTRADICTED for r in all_rows)
             name = dataset_name(path)

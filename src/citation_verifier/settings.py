@@ -58,8 +58,44 @@ class Settings(BaseSettings):
     # --- judge (SPEC §5) ---
     judge_provider: str = Field(
         default="auto",
-        description="Judge: auto (openai when OPENAI_API_KEY is set, else local), local (the "
-        "embedded LLM), lexical (the embedded lexical baseline), openai, anthropic, ollama.",
+        description="Judge: auto (openai when OPENAI_API_KEY is set, else checker), checker (the "
+        "trained claim checker, with the second opinion of CHECKER_SECOND_OPINION), local (the "
+        "embedded LLM alone), lexical (the embedded lexical baseline), openai, anthropic, ollama.",
+    )
+
+    # The trained claim checker (docs/CHECKER_MODEL.md); defaults set on dev data (tune rows).
+    checker_model_path: Path | None = Field(
+        default=None,
+        description="Another ONNX checker of the same shape instead of the shipped one.",
+    )
+    checker_threads: int = Field(
+        default=0, ge=0, description="CPU threads for the checker; 0 = ONNX Runtime's default."
+    )
+    checker_support_threshold: float = Field(
+        default=0.35, ge=0, le=1, description="P(supported) of the best chunk needed to support."
+    )
+    checker_contradict_threshold: float = Field(
+        default=0.4, ge=0, le=1, description="P(contradicted) of a relevant chunk to contradict."
+    )
+    checker_relevance_threshold: float = Field(
+        default=0.0,
+        ge=0,
+        le=1,
+        description="Claim-term coverage a chunk needs before it may contradict the claim.",
+    )
+    checker_second_opinion: Literal["none", "local", "provider"] = Field(
+        default="none",
+        description="Who decides where the checker is unsure: none (the checker alone), local (the "
+        "embedded LLM), provider (the API judge of SECOND_OPINION_PROVIDER).",
+    )
+    second_opinion_provider: Literal["openai", "anthropic", "ollama"] = Field(
+        default="openai", description="The API judge asked when CHECKER_SECOND_OPINION=provider."
+    )
+    checker_unsure_low: float = Field(
+        default=0.3, ge=0, le=1, description="Lower end of the checker's unsure band (support)."
+    )
+    checker_unsure_high: float = Field(
+        default=0.7, ge=0, le=1, description="Upper end (exclusive) of the unsure band."
     )
     lexical_judge_support_threshold: float = Field(
         default=0.80,

@@ -1,7 +1,7 @@
 """Cross-check: the embedded local judge re-reads an LLM's accepted quote against the claim.
 
 When an LLM answers supported/contradicted with a quote that passes the quote guard, the local
-judge (judge/local.py) judges the claim against that quote alone. Its agreement with the LLM's
+judge (judge/lexical.py) judges the claim against that quote alone. Its agreement with the LLM's
 label becomes a score in [0, 1]:
 
 - the local judge gives the same label with confidence c → ``0.5 + c / 2`` (0.5 … 1);
@@ -21,7 +21,7 @@ from dataclasses import replace
 
 from citation_verifier.guard import quote_in_passages
 from citation_verifier.judge.base import Judge, Judgement
-from citation_verifier.judge.local import LocalJudge
+from citation_verifier.judge.lexical import LexicalJudge
 from citation_verifier.models import Label, Reason
 from citation_verifier.passages import Passage
 
@@ -36,7 +36,7 @@ def agreement_score(llm_label: Label, local: Judgement) -> float:
     return round((1.0 - local.confidence) / 2, 4)
 
 
-def score_quote(checker: LocalJudge, claim: str, llm_label: Label, quote: str) -> float:
+def score_quote(checker: LexicalJudge, claim: str, llm_label: Label, quote: str) -> float:
     """The local judge's agreement with ``llm_label`` when it reads only ``quote``."""
     local = checker.judge_sync(claim, [Passage(quote, 0, len(quote), 0)])
     return agreement_score(llm_label, local)
@@ -46,7 +46,7 @@ class CrossCheckedJudge:
     """Wraps an LLM judge; re-scores its accepted quotes with the embedded judge."""
 
     def __init__(
-        self, inner: Judge, checker: LocalJudge, *, threshold: float, downgrade: bool
+        self, inner: Judge, checker: LexicalJudge, *, threshold: float, downgrade: bool
     ) -> None:
         self._inner = inner
         self._checker = checker

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from citation_verifier.judge.base import Judgement
 from citation_verifier.judge.llama import ChatTurn, LabelModel, chatml
-from citation_verifier.judge.local import (
+from citation_verifier.judge.sentences import (
     ScoredSentence,
     analyse_claim,
     best_sentence,

@@ -4,23 +4,26 @@ from __future__ import annotations
 
 from citation_verifier.errors import ConfigurationError
 from citation_verifier.judge.base import Judge
+from citation_verifier.judge.cascade import CascadeJudge
+from citation_verifier.judge.checker import CheckerJudge, CheckerThresholds
+from citation_verifier.judge.checker_model import CheckerModel
 from citation_verifier.judge.crosscheck import CrossCheckedJudge
 from citation_verifier.judge.embedded import DecisionRule, EmbeddedLLMJudge
+from citation_verifier.judge.lexical import LexicalJudge
 from citation_verifier.judge.llama import load_label_model
 from citation_verifier.judge.llm import LLMOptions
-from citation_verifier.judge.local import LocalJudge
 from citation_verifier.judge.model_file import model_path
 from citation_verifier.judge.transport import RetryPolicy
 from citation_verifier.retrieve import Embedder
 from citation_verifier.settings import Settings
 
 LLM_PROVIDERS = ("openai", "anthropic", "ollama")
-PROVIDERS = ("auto", "local", "lexical", *LLM_PROVIDERS)
+PROVIDERS = ("auto", "checker", "local", "lexical", *LLM_PROVIDERS)
 
 
 def resolve_provider(settings: Settings) -> str:
-    """JUDGE_PROVIDER, with ``auto`` resolved: openai when OPENAI_API_KEY is set, else local
-    (the embedded LLM)."""
+    """JUDGE_PROVIDER, with ``auto`` resolved: openai when OPENAI_API_KEY is set, else checker
+    (the trained claim checker)."""
     provider = settings.judge_provider.strip().lower()
     if provider not in PROVIDERS:
         raise ConfigurationError(
@@ -29,13 +32,13 @@ def resolve_provider(settings: Settings) -> str:
         )
     if provider == "auto":
         key = settings.openai_api_key
-        return "openai" if key is not None and key.get_secret_value().strip() else "local"
+        return "openai" if key is not None and key.get_secret_value().strip() else "checker"
     return provider
 
 
-def local_judge(settings: Settings, embedder: Embedder) -> LocalJudge:
+def local_judge(settings: Settings, embedder: Embedder) -> LexicalJudge:
     """The embedded lexical judge with the configured thresholds (also the cross-checker)."""
-    return LocalJudge(
+    return LexicalJudge(
         embedder,
         support_threshold=settings.lexical_judge_support_threshold,
         relevance_threshold=settings.lexical_judge_relevance_threshold,
@@ -54,6 +57,39 @@ def embedded_llm_judge(settings: Settings, embedder: Embedder) -> EmbeddedLLMJud
         evidence_chars=settings.local_judge_evidence_chars,
         rule=decision_rule(settings),
     )
+
+
+def checker_judge(settings: Settings) -> CheckerJudge:
+    """The trained checker with the CHECKER_* thresholds (the model loads at first use)."""
+    model = CheckerModel(settings.checker_model_path, threads=settings.checker_threads)
+    return CheckerJudge(
+        model,
+        model_name=model.name,
+        calibration=model.calibration,
+        thresholds=CheckerThresholds(
+            support=settings.checker_support_threshold,
+            contradict=settings.checker_contradict_threshold,
+            relevance=settings.checker_relevance_threshold,
+        ),
+    )
+
+
+def checker_with_second_opinion(settings: Settings, embedder: Embedder) -> Judge:
+    """The checker alone, or in a cascade with the judge CHECKER_SECOND_OPINION names."""
+    checker = checker_judge(settings)
+    if settings.checker_second_opinion == "none":
+        return checker
+    second = (
+        embedded_llm_judge(settings, embedder)
+        if settings.checker_second_opinion == "local"
+        else make_llm_judge(settings, settings.second_opinion_provider)
+    )
+    try:
+        return CascadeJudge(
+            checker, second, low=settings.checker_unsure_low, high=settings.checker_unsure_high
+        )
+    except ValueError as error:
+        raise ConfigurationError(f"CHECKER_UNSURE_LOW/CHECKER_UNSURE_HIGH: {error}") from None
 
 
 def decision_rule(settings: Settings) -> DecisionRule:
@@ -124,6 +160,8 @@ def build_judge(settings: Settings, embedder: Embedder) -> Judge:
     """The judge JUDGE_PROVIDER selects; LLM judges are wrapped in the cross-check unless
     CROSS_CHECK=false."""
     provider = resolve_provider(settings)
+    if provider == "checker":
+        return checker_with_second_opinion(settings, embedder)
     if provider == "local":
         return embedded_llm_judge(settings, embedder)
     if provider == "lexical":

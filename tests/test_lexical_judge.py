@@ -1,4 +1,5 @@
-from citation_verifier.judge.local import LocalJudge, split_sentences
+from citation_verifier.judge.lexical import LexicalJudge
+from citation_verifier.judge.sentences import split_sentences
 from citation_verifier.models import Label
 from citation_verifier.passages import split_passages
 from citation_verifier.retrieve import MiniLMEmbedder
@@ -10,9 +11,9 @@ PAGE = split_passages(
 )
 
 
-def judge(embedder: MiniLMEmbedder) -> LocalJudge:
+def judge(embedder: MiniLMEmbedder) -> LexicalJudge:
     s = Settings()
-    return LocalJudge(
+    return LexicalJudge(
         embedder,
         support_threshold=s.lexical_judge_support_threshold,
         relevance_threshold=s.lexical_judge_relevance_threshold,

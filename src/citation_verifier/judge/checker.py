@@ -1,0 +1,163 @@
+"""The checker judge (``JUDGE_PROVIDER=checker``, the default without an API key).
+
+1. Every passage the verifier hands over is one chunk; the trained cross-encoder
+   (``checker_model``) scores the claim against each chunk.
+2. Support is the maximum over chunks of P(supported) (as MiniCheck and AlignScore do: one
+   chunk that states the claim is enough). At or above ``support_threshold``: supported.
+3. Otherwise contradicted when some chunk's P(contradicted) reaches ``contradict_threshold`` and
+   the chunk is about the claim (claim-term coverage ≥ ``relevance_threshold``: a page must be
+   about a claim to contradict it).
+4. Otherwise not_found.
+5. Confidence: the support score through the model card's calibration (Platt scaling fitted on
+   dev data) for supported (its complement for not_found); P(contradicted) for contradicted.
+6. The quote: the sentence, or two adjacent sentences, of the winning chunk that the checker
+   scores highest for the label, sliced from the passage: verbatim by construction.
+
+``read`` exposes the scores so the cascade (``cascade.py``) can ask a second judge when the
+checker is unsure, and eval can report them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from citation_verifier.judge.base import Judgement
+from citation_verifier.judge.checker_model import PairScorer, Probabilities, calibrated
+from citation_verifier.judge.sentences import analyse_claim, coverage, split_sentences
+from citation_verifier.models import Label
+from citation_verifier.passages import Passage
+
+_SUPPORTED, _CONTRADICTED = 0, 1
+
+
+@dataclass(frozen=True)
+class CheckerThresholds:
+    """Decision thresholds (``CHECKER_*`` settings; defaults set on dev data, see the card)."""
+
+    support: float = 0.35
+    contradict: float = 0.4
+    relevance: float = 0.0
+
+
+@dataclass(frozen=True)
+class CheckerReading:
+    """The checker's scores for one claim against its chunks."""
+
+    probabilities: Probabilities
+    """(chunks, 3): P(supported), P(contradicted), P(not_found) per chunk."""
+    relevance: tuple[float, ...]
+    """Claim-term coverage of each chunk."""
+
+    @property
+    def support(self) -> float:
+        """The highest P(supported) over chunks."""
+        return float(self.probabilities[:, _SUPPORTED].max()) if len(self.relevance) else 0.0
+
+    def contradiction(self, relevance: float) -> tuple[float, int | None]:
+        """The highest P(contradicted) over chunks at least ``relevance``-relevant, and its
+        chunk (None when no chunk qualifies)."""
+        best, where = 0.0, None
+        for i, relevant in enumerate(self.relevance):
+            p = float(self.probabilities[i, _CONTRADICTED])
+            if relevant >= relevance and p > best:
+                best, where = p, i
+        return best, where
+
+
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each sentence of ``text`` (``split_sentences``' sentences)."""
+    spans: list[tuple[int, int]] = []
+    offset = 0
+    for sentence in split_sentences([Passage(text, 0, len(text), 0)]):
+        start = text.find(sentence, offset)
+        if start < 0:
+            continue
+        spans.append((start, start + len(sentence)))
+        offset = start + len(sentence)
+    return spans
+
+
+def candidate_quotes(text: str) -> list[str]:
+    """Each sentence of ``text`` and each pair of adjacent sentences, as slices of ``text``."""
+    spans = sentence_spans(text)
+    singles = [text[a:b] for a, b in spans]
+    pairs = [text[spans[i][0] : spans[i + 1][1]] for i in range(len(spans) - 1)]
+    return singles + pairs
+
+
+class CheckerJudge:
+    """Judges a claim with the trained checker (see module docstring). Thread-safe."""
+
+    def __init__(
+        self,
+        model: PairScorer,
+        *,
+        model_name: str = "checker",
+        thresholds: CheckerThresholds | None = None,
+        calibration: tuple[float, float] = (1.0, 0.0),
+    ) -> None:
+        self.model = model
+        self.calibration = calibration
+        self._model_name = model_name
+        self.thresholds = thresholds or CheckerThresholds()
+
+    @property
+    def name(self) -> str:
+        """Provider and model, recorded with each verdict."""
+        return f"checker/{self._model_name}"
+
+    async def judge(self, claim: str, passages: Sequence[Passage]) -> Judgement:
+        """Judge ``claim`` against ``passages`` (the model runs off the event loop)."""
+        return await asyncio.to_thread(self.judge_sync, claim, passages)
+
+    def read(self, claim: str, passages: Sequence[Passage]) -> CheckerReading:
+        """Score the claim against every passage."""
+        texts = [p.text for p in passages if p.text.strip()]
+        wanted = analyse_claim(claim)
+        relevance = tuple(coverage(wanted, analyse_claim(text)) for text in texts)
+        return CheckerReading(self.model.probabilities(claim, texts), relevance)
+
+    def decide(self, reading: CheckerReading) -> tuple[Label, float, int | None]:
+        """The label, its confidence and the chunk the quote comes from."""
+        t = self.thresholds
+        support = calibrated(reading.support, self.calibration)
+        if reading.relevance and reading.support >= t.support:
+            return (
+                Label.SUPPORTED,
+                support,
+                int(np.argmax(reading.probabilities[:, _SUPPORTED])),
+            )
+        p_contradicted, chunk = reading.contradiction(t.relevance)
+        if chunk is not None and p_contradicted >= t.contradict:
+            return Label.CONTRADICTED, p_contradicted, chunk
+        return Label.NOT_FOUND, 1.0 - support, None
+
+    def quote(self, claim: str, chunk: str, label: Label) -> str:
+        """The sentence or adjacent sentence pair of ``chunk`` the checker scores highest for
+        ``label`` (ties: the earliest single sentence); the whole chunk if it has no sentence."""
+        candidates = candidate_quotes(chunk)
+        if not candidates:
+            return chunk.strip()
+        column = _SUPPORTED if label == Label.SUPPORTED else _CONTRADICTED
+        scores = self.model.probabilities(claim, candidates)[:, column]
+        best = max(range(len(candidates)), key=lambda i: (round(float(scores[i]), 3), -i))
+        return candidates[best]
+
+    def judgement(
+        self, claim: str, passages: Sequence[Passage], reading: CheckerReading
+    ) -> Judgement:
+        """The judgement a reading of these passages gives (the quote is found now)."""
+        texts = [p.text for p in passages if p.text.strip()]
+        if not texts:
+            return Judgement(Label.NOT_FOUND, None, 1.0)
+        label, confidence, chunk = self.decide(reading)
+        quote = None if chunk is None else self.quote(claim, texts[chunk], label)
+        return Judgement(label, quote, round(min(1.0, max(0.0, confidence)), 4))
+
+    def judge_sync(self, claim: str, passages: Sequence[Passage]) -> Judgement:
+        """The same judgement, on the calling thread."""
+        return self.judgement(claim, passages, self.read(claim, passages))

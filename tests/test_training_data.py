@@ -1,0 +1,140 @@
+"""The checker's training data assembly (training/data.py): splits, passages, hard negatives."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import random
+from pathlib import Path
+
+from training.data import (
+    best_passage,
+    change_number,
+    licensed_examples,
+    negate,
+    shared_examples,
+    training_mix,
+)
+
+from citation_verifier.splits import LICENSED_FOR_TRAINING, SPLITS, split_of
+
+
+def write(path: Path, rows: list[dict[str, object]]) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with gzip.open(path, "wt", encoding="utf-8") as handle:
+        handle.writelines(json.dumps(row) + "\n" for row in rows)
+    return path
+
+
+def test_splits_are_fixed_and_only_licensed_sets_have_a_training_part() -> None:
+    sources = [f"document number {i}" for i in range(300)]
+    for dataset in ("wice", "climatefever"):
+        parts = [split_of(dataset, s) for s in sources]
+        assert parts == [split_of(dataset, s) for s in sources]  # deterministic
+        assert set(parts) <= set(SPLITS)
+    assert "train" in {split_of("wice", s) for s in sources}
+    assert "train" not in {split_of("climatefever", s) for s in sources}
+    assert {"wice", "expertqa", "factcheckgpt", "checkcovid"} == LICENSED_FOR_TRAINING
+
+
+def test_a_long_document_is_cut_to_the_passage_holding_the_gold_evidence() -> None:
+    filler = " ".join(f"word{i}" for i in range(450))
+    document = f"{filler}\n\nThe bridge opened in 1932 and carries six lanes.\n\n{filler}"
+    claim = "The bridge opened in 1932."
+    passage = best_passage(claim, document, ["The bridge opened in 1932 and carries six lanes."])
+    assert "The bridge opened in 1932" in passage
+    assert len(passage.split()) <= 200
+
+
+def test_changing_a_shared_number_makes_a_contradiction_candidate() -> None:
+    rng = random.Random(1)
+    edited = change_number("The bridge opened in 1932.", "It opened in 1932.", rng)
+    assert edited is not None and edited != "The bridge opened in 1932."
+    assert "1932" not in edited
+    assert change_number("The bridge is old.", "It opened in 1932.", rng) is None
+    assert change_number("It had 7 lanes.", "It had 6 lanes.", rng) is None  # 7 not in evidence
+
+
+def test_negation_inserts_not_after_the_first_auxiliary_once() -> None:
+    assert negate("The bridge was opened in 1932.") == "The bridge was not opened in 1932."
+    assert negate("The bridge was not opened in 1932.") is None
+    assert negate("Bridges carry cars.") is None
+
+
+def test_binary_rows_keep_their_label_space(tmp_path: Path) -> None:
+    train = tmp_path / "train"
+    write(
+        train / "x.jsonl.gz",
+        [
+            {
+                "claim": "A dog runs.",
+                "source_text": "A dog is running in a park.",
+                "label": "supported",
+                "dataset": "snli",
+                "label_space": "3way",
+            },
+            {
+                "claim": "A cat sleeps.",
+                "source_text": "A dog is running in a park.",
+                "label": "not_found",
+                "dataset": "docnli",
+                "label_space": "binary",
+            },
+        ],
+    )
+    examples = shared_examples(train)
+    assert [(e.label, e.binary) for e in examples] == [("supported", False), ("not_found", True)]
+
+
+def _checkcovid_rows(count: int) -> list[dict[str, object]]:
+    rows: list[dict[str, object]] = []
+    for i in range(count):
+        sentences = [
+            f"Study {i} enrolled 120 patients in {2000 + i}.",
+            f"Treatment {i} was associated with lower mortality.",
+        ]
+        rows.append(
+            {
+                "id": f"checkcovid-{i}",
+                "claim": f"Treatment {i} was associated with lower mortality in 120 patients.",
+                "label": "supported",
+                "source_text": " ".join(sentences),
+                "meta": {"abstract_sentences": sentences, "evidence_sentence_indices": [1]},
+            }
+        )
+    return rows
+
+
+def test_licensed_rows_come_only_from_the_training_part_with_hard_negatives(
+    tmp_path: Path,
+) -> None:
+    evals = tmp_path / "eval"
+    rows = _checkcovid_rows(60)
+    write(evals / "checkcovid.jsonl.gz", rows)
+    for other in LICENSED_FOR_TRAINING - {"checkcovid"}:
+        write(evals / f"{other}.jsonl.gz", [])
+    examples = licensed_examples(evals, "train")
+    training_sources = {
+        str(r["source_text"])
+        for r in rows
+        if split_of("checkcovid", str(r["source_text"])) == "train"
+    }
+    originals = [e for e in examples if e.origin == "checkcovid"]
+    assert len(originals) == len(training_sources) > 0
+    removed = [e for e in examples if e.origin == "checkcovid:removed"]
+    assert removed and all(e.label == "not_found" for e in removed)
+    assert all("associated with lower mortality" not in e.evidence for e in removed)
+    edited = [e for e in examples if e.origin == "checkcovid:edited"]
+    assert edited and all(e.label == "contradicted" for e in edited)
+
+
+def test_the_training_mix_is_seeded(tmp_path: Path) -> None:
+    evals = tmp_path / "eval"
+    write(evals / "checkcovid.jsonl.gz", _checkcovid_rows(30))
+    for other in LICENSED_FOR_TRAINING - {"checkcovid"}:
+        write(evals / f"{other}.jsonl.gz", [])
+    train = tmp_path / "train"
+    write(train / "empty.jsonl.gz", [])
+    first = training_mix(train, evals, seed=5)
+    assert first == training_mix(train, evals, seed=5)
+    assert first != training_mix(train, evals, seed=6)

@@ -1,0 +1,197 @@
+"""Training data for the claim checker: assembled from files, deterministic, torch-free.
+
+Sources (see docs/CHECKER_MODEL.md for licences):
+- ``shared/train/*.jsonl.gz``: third-party NLI and fact-checking rows. Rows whose label space is
+  ``binary`` keep that flag: their ``not_found`` may be a contradiction, so the loss treats them
+  as supported-vs-rest.
+- the ``train`` part (``citation_verifier.splits``) of the dev sets whose licences allow it
+  (WiCE, ExpertQA, Factcheck-GPT, Check-COVID), each cut to the passage the judge would score,
+  plus hard negatives made from them:
+  - gold supporting sentences removed from a supported row's document → not_found;
+  - a number the claim shares with its evidence changed, or the claim's main verb negated →
+    contradicted.
+Long documents are cut into the same passages the runtime scores (``split_passages``), and the
+passage most like the claim (word overlap; the gold evidence where the dataset marks it) is kept:
+the model learns on what it will see, and a not_found row is its hardest passage.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import random
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from citation_verifier.passages import split_passages
+from citation_verifier.splits import LICENSED_FOR_TRAINING, Split, split_of
+
+LABELS = ("supported", "contradicted", "not_found")
+PASSAGE_WORDS = 200
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+_NUMBER = re.compile(r"(?<![\w.,])\d+(?:[.,]\d+)?(?![\w])")
+_AUXILIARY = re.compile(
+    r"\b(is|are|was|were|has|have|had|can|could|will|would|should|does|did|do|may|might|must)\b"
+)
+
+
+@dataclass(frozen=True)
+class Example:
+    """One (claim, evidence) pair with its label."""
+
+    claim: str
+    evidence: str
+    label: str
+    binary: bool
+    origin: str
+
+    @property
+    def label_id(self) -> int:
+        """Index of the label in ``LABELS``."""
+        return LABELS.index(self.label)
+
+
+def _words(text: str) -> set[str]:
+    return {w.lower() for w in _WORD.findall(text) if len(w) > 2}
+
+
+def overlap(claim: str, text: str) -> float:
+    """Share of the claim's words (over two letters) found in ``text``."""
+    wanted = _words(claim)
+    return len(wanted & _words(text)) / len(wanted) if wanted else 0.0
+
+
+def best_passage(claim: str, document: str, must_contain: Sequence[str] = ()) -> str:
+    """The passage of ``document`` the checker would score highest for ``claim``: among those
+    holding any of ``must_contain`` (gold evidence) when given, the one with most claim words."""
+    passages = [p.text for p in split_passages(document, PASSAGE_WORDS)]
+    if not passages:
+        return ""
+    gold = [p for p in passages if any(s and s in p for s in must_contain)]
+    return max(gold or passages, key=lambda p: overlap(claim, p))
+
+
+def _read(path: Path) -> Iterator[dict[str, object]]:
+    with gzip.open(path, "rt", encoding="utf-8") as handle:
+        for line in handle:
+            if line.strip():
+                yield json.loads(line)
+
+
+def shared_examples(train_dir: Path) -> list[Example]:
+    """Every row of ``shared/train``; documents longer than a passage are cut to their best
+    passage."""
+    examples = []
+    for path in sorted(train_dir.glob("*.jsonl.gz")):
+        for row in _read(path):
+            claim, source = str(row["claim"]).strip(), str(row["source_text"]).strip()
+            if not claim or not source:
+                continue
+            if len(source.split()) > PASSAGE_WORDS:
+                source = best_passage(claim, source)
+            examples.append(
+                Example(
+                    claim,
+                    source,
+                    str(row["label"]),
+                    row.get("label_space") == "binary",
+                    str(row["dataset"]),
+                )
+            )
+    return examples
+
+
+def _gold_sentences(dataset: str, meta: dict[str, object]) -> list[list[str]]:
+    """Gold supporting sentence sets, as text, where the dataset marks them."""
+    if dataset == "wice":
+        sentences = meta.get("evidence_sentences") or []
+        sets = meta.get("supporting_sentence_sets") or []
+    elif dataset == "checkcovid":
+        sentences = meta.get("abstract_sentences") or []
+        sets = [meta.get("evidence_sentence_indices") or []]
+    else:
+        return []
+    assert isinstance(sentences, list) and isinstance(sets, list)
+    return [
+        [str(sentences[i]) for i in group if isinstance(i, int) and 0 <= i < len(sentences)]
+        for group in sets
+        if isinstance(group, list)
+    ]
+
+
+def change_number(claim: str, evidence: str, rng: random.Random) -> str | None:
+    """The claim with one number it shares with the evidence changed, or None."""
+    shared = [m for m in _NUMBER.finditer(claim) if m.group() in evidence]
+    if not shared:
+        return None
+    match = rng.choice(shared)
+    value = match.group().replace(",", "")
+    try:
+        number = float(value)
+    except ValueError:
+        return None
+    if "." in value:
+        new = f"{number * rng.choice((0.5, 1.5, 2.0, 3.0)):.{len(value.split('.')[1])}f}"
+    elif 1800 <= number <= 2100:
+        new = str(int(number) + rng.choice((-7, -3, -2, 2, 3, 5)))
+    else:
+        new = str(max(0, int(number * rng.choice((0.5, 2, 3)) + rng.choice((-1, 1, 7)))))
+    if new == value:
+        return None
+    return claim[: match.start()] + new + claim[match.end() :]
+
+
+def negate(claim: str) -> str | None:
+    """The claim with its first auxiliary verb negated ("was" → "was not"), or None."""
+    match = _AUXILIARY.search(claim)
+    if match is None or re.match(r"\s+(not|never|no)\b", claim[match.end() :]):
+        return None
+    return claim[: match.end()] + " not" + claim[match.end() :]
+
+
+def licensed_examples(eval_dir: Path, split: Split = "train", seed: int = 13) -> list[Example]:
+    """The ``split`` part of the licensed dev sets, cut to passages, with hard negatives."""
+    rng = random.Random(seed)
+    examples: list[Example] = []
+    for dataset in sorted(LICENSED_FOR_TRAINING):
+        for row in _read(eval_dir / f"{dataset}.jsonl.gz"):
+            source = str(row.get("source_text") or "").strip()
+            claim = str(row["claim"]).strip()
+            if not source or not claim or split_of(dataset, source) != split:
+                continue
+            label = str(row["label"])
+            meta = row.get("meta") or {}
+            assert isinstance(meta, dict)
+            gold = _gold_sentences(dataset, meta) if label == "supported" else []
+            flat = [s for group in gold for s in group]
+            passage = best_passage(claim, source, flat)
+            examples.append(Example(claim, passage, label, False, dataset))
+            if label != "supported":
+                continue
+            if flat:
+                stripped = source
+                for sentence in flat:
+                    stripped = stripped.replace(sentence, " ")
+                rest = best_passage(claim, stripped)
+                if rest:
+                    examples.append(Example(claim, rest, "not_found", False, f"{dataset}:removed"))
+            for edited in (change_number(claim, passage, rng), negate(claim)):
+                if edited:
+                    examples.append(
+                        Example(edited, passage, "contradicted", False, f"{dataset}:edited")
+                    )
+    return examples
+
+
+def training_mix(
+    train_dir: Path, eval_dir: Path, *, in_domain_repeats: int = 3, seed: int = 13
+) -> list[Example]:
+    """The whole training stream, shuffled with ``seed``: shared/train once, the licensed
+    in-domain rows (and their hard negatives) ``in_domain_repeats`` times."""
+    mix = shared_examples(train_dir) + licensed_examples(eval_dir, "train", seed) * max(
+        1, in_domain_repeats
+    )
+    random.Random(seed).shuffle(mix)
+    return mix
