@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PIP    := $(BIN)/python -m pip
 
-.PHONY: demo test lint install install-test browser train clean
+.PHONY: demo test lint install install-test browser postgres train clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -28,7 +28,8 @@ $(VENV)/.stamp-test: pyproject.toml $(VENV)/.stamp-runtime
 	$(PIP) install -q -e '.[test,ray]'
 	touch $@
 
-install: $(VENV)/.stamp-runtime
+# JavaScript rendering is an embedded default: the first command sets up Chromium too.
+install: $(VENV)/.stamp-runtime browser
 install-test: $(VENV)/.stamp-test
 
 demo: install
@@ -39,13 +40,23 @@ lint: install-test
 	$(BIN)/ruff format --check src tests bench
 	$(BIN)/mypy
 
-test: lint browser
+test: lint browser postgres
 	$(BIN)/pytest
+
+# Debian's packages need root: apt-get runs through sudo for other users.
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+APT  := $(SUDO) apt-get install -y -qq -o DPkg::Lock::Timeout=600
 
 # Debian's Chromium, for JavaScript rendering and browser tests: Playwright drives it at
 # /usr/bin/chromium (Playwright's own browser download cannot work without the internet).
 browser:
-	@test -x /usr/bin/chromium || (apt-get update -qq && apt-get install -y -qq -o DPkg::Lock::Timeout=600 chromium >/dev/null)
+	@test -x /usr/bin/chromium || ($(SUDO) apt-get update -qq && $(APT) chromium >/dev/null)
+
+# Debian's PostgreSQL server, for the audit tests: they start a throwaway cluster of their own on
+# a loopback port (tests/pg_server.py) and stop it afterwards; nothing is left running.
+postgres:
+	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || \
+		($(SUDO) apt-get update -qq && $(APT) postgresql >/dev/null)
 
 # Train the claim checker from ../shared (docs/CHECKER_MODEL.md): its own venv with torch's CPU
 # wheel, never the runtime's. Resumable: rerun after an interruption. Then export the ONNX model

@@ -9,10 +9,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 
-from citation_verifier.api import create_app
-from citation_verifier.demo import ARTICLE_CASES, OTHER_CASES, demo_routes
-from citation_verifier.loopback import LoopbackSite
+from citation_verifier.demo.loopback import LoopbackSite
+from citation_verifier.demo.site import ARTICLE_CASES, OTHER_CASES, demo_routes
 from citation_verifier.models import VerifyRequest
+from citation_verifier.service.app import create_app
 from citation_verifier.service.loadtest import run_load
 from citation_verifier.service.server import BackgroundServer
 from citation_verifier.settings import Settings

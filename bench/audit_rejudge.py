@@ -22,8 +22,9 @@ from citation_verifier.audit.recorder import audit_db_url, snapshot_dir
 from citation_verifier.audit.rejudge import rejudge, summarise
 from citation_verifier.audit.snapshots import SnapshotStore
 from citation_verifier.audit.store import SqlAuditStore
-from citation_verifier.loopback import LoopbackSite, Page
+from citation_verifier.demo.loopback import LoopbackSite, Page
 from citation_verifier.models import VerifyRequest
+from citation_verifier.pipeline import build_verifier
 from citation_verifier.retrieve import MiniLMEmbedder
 from citation_verifier.settings import Settings
 from citation_verifier.verifier import Verifier
@@ -53,7 +54,7 @@ async def main(data: Path, limit: int, cache_dir: Path) -> None:
     }
     started = time.monotonic()
     with LoopbackSite(routes) as site:
-        async with Verifier(settings, embedder=embedder) as verifier:
+        async with build_verifier(settings, embedder=embedder) as verifier:
             for i, (claim, _) in enumerate(rows):
                 request = VerifyRequest(claim=claim, urls=[site.url(f"/source/{i}")])
                 await verifier.verify(request)

@@ -36,7 +36,7 @@ from typing import Any
 from citation_verifier.batch.checkpoint import Checkpoint
 from citation_verifier.batch.engine import LocalRunner, Runner, run_batch
 from citation_verifier.batch.records import read_input
-from citation_verifier.loopback import LoopbackSite, Page
+from citation_verifier.demo.loopback import LoopbackSite, Page
 from citation_verifier.settings import Settings
 
 _WORDS = [

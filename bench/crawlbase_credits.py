@@ -12,7 +12,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from citation_verifier.loopback import LoopbackSite
+from citation_verifier.demo.loopback import LoopbackSite
 from citation_verifier.retrieve import MiniLMEmbedder
 from fake_crawlbase import FakeCrawlbase, origin_site
 from test_crawlbase_verdicts import BRANCHES, _verify

@@ -13,10 +13,10 @@ import subprocess
 import sys
 import time
 
-from citation_verifier.demo import BOILING_HTML
+from citation_verifier.demo.loopback import LoopbackSite, Page
+from citation_verifier.demo.site import BOILING_HTML
 from citation_verifier.extract import html_to_markdown
 from citation_verifier.judge.lexical import LexicalJudge
-from citation_verifier.loopback import LoopbackSite, Page
 from citation_verifier.passages import split_passages
 from citation_verifier.retrieve import MiniLMEmbedder, top_passages
 from citation_verifier.settings import Settings

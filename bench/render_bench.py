@@ -21,8 +21,8 @@ import sys
 import time
 from pathlib import Path
 
+from citation_verifier.demo.loopback import LoopbackSite, Page
 from citation_verifier.fetch.browser import BrowserRenderer
-from citation_verifier.loopback import LoopbackSite, Page
 from citation_verifier.settings import Settings
 
 CLAIM = "Water boils at 100 degrees Celsius at sea level."

@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from citation_verifier.demo import demo_routes
-from citation_verifier.loopback import LoopbackSite, Page, Route
+from citation_verifier.demo.loopback import LoopbackSite, Page, Route
+from citation_verifier.demo.site import demo_routes
 
 GONE_HTML = "<html><body><h1>Gone</h1></body></html>"
 

@@ -24,8 +24,8 @@ from urllib.parse import parse_qsl, urlsplit
 from pydantic import SecretStr
 
 from citation_verifier import extract
-from citation_verifier.demo import make_pdf
-from citation_verifier.loopback import LoopbackSite, Page, Route, redirect
+from citation_verifier.demo.loopback import LoopbackSite, Page, Route, redirect
+from citation_verifier.demo.site import make_pdf
 from citation_verifier.settings import Settings
 
 NORMAL_TOKEN = "nrmTOKEN-7f3a9c1e5b"

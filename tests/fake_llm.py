@@ -1,6 +1,6 @@
 """Shared machinery of the loopback LLM fakes (fake_openai, fake_anthropic, fake_ollama).
 
-Each fake is a real HTTP server (citation_verifier.loopback.LoopbackSite) that validates the
+Each fake is a real HTTP server (citation_verifier.demo.loopback.LoopbackSite) that validates the
 request the way the provider documents it, records every request, and answers with a scripted
 action rendered in the provider's own wire format.
 """
@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler
 from typing import Any, Self
 
-from citation_verifier.loopback import LoopbackSite
+from citation_verifier.demo.loopback import LoopbackSite
 
 
 @dataclass(frozen=True)

@@ -12,10 +12,10 @@ import httpx
 import pytest
 from pydantic import SecretStr
 
-from citation_verifier.api import create_app
-from citation_verifier.demo import BOILING_HTML, demo_routes
-from citation_verifier.loopback import LoopbackSite, Page, Route
+from citation_verifier.demo.loopback import LoopbackSite, Page, Route
+from citation_verifier.demo.site import BOILING_HTML, demo_routes
 from citation_verifier.retrieve import MiniLMEmbedder
+from citation_verifier.service.app import create_app
 from citation_verifier.service.server import BackgroundServer
 from citation_verifier.settings import Settings
 

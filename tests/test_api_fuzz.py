@@ -18,8 +18,8 @@ from schemathesis.checks import (
     status_code_conformance,
 )
 
-from citation_verifier.api import create_app
 from citation_verifier.retrieve import MiniLMEmbedder
+from citation_verifier.service.app import create_app
 from citation_verifier.service.server import BackgroundServer
 from citation_verifier.settings import Settings
 

@@ -8,11 +8,11 @@ import asyncio
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from citation_verifier.api import create_app
-from citation_verifier.demo import ARTICLE_CASES, OTHER_CASES, demo_routes
-from citation_verifier.loopback import LoopbackSite, Route
+from citation_verifier.demo.loopback import LoopbackSite, Route
+from citation_verifier.demo.site import ARTICLE_CASES, OTHER_CASES, demo_routes
 from citation_verifier.models import VerifyRequest
 from citation_verifier.retrieve import MiniLMEmbedder
+from citation_verifier.service.app import create_app
 from citation_verifier.service.loadtest import run_load
 from citation_verifier.service.server import BackgroundServer
 from citation_verifier.settings import Settings

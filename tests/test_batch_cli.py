@@ -10,8 +10,10 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Mapping
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
 import pytest
@@ -23,7 +25,7 @@ from citation_verifier.batch.checkpoint import Checkpoint, ResultRow
 from citation_verifier.batch.engine import LocalRunner
 from citation_verifier.batch.reports import write_report
 from citation_verifier.cli import app
-from citation_verifier.loopback import LoopbackSite, Page, Route
+from citation_verifier.demo.loopback import LoopbackSite, Page, Route
 from citation_verifier.retrieve import MiniLMEmbedder
 from citation_verifier.settings import Settings
 
@@ -210,3 +212,40 @@ async def test_ctrl_c_stops_cleanly_and_resume_judges_only_the_rest(
     pending_pairs = {(r.claim, r.verdict.url) for r in resumed.rows} - finished_pairs
     assert len(judge.claims) == len(pending_pairs)
     assert len(resumed.rows) == 24
+
+
+def test_batch_concurrency_above_fetch_concurrency_raises_the_fetch_cap(
+    tmp_path: Path, serve: Serve
+) -> None:
+    # Pages answer after a pause and count the loads in flight: with FETCH_CONCURRENCY=2 and
+    # --concurrency 8 (per-host politeness lifted: every page is on one loopback host), more
+    # than two loads are seen at once.
+    lock = threading.Lock()
+    in_flight, peak = 0, 0
+
+    def slow_city(number: int) -> Callable[[BaseHTTPRequestHandler], None]:
+        def handle(handler: BaseHTTPRequestHandler) -> None:
+            nonlocal in_flight, peak
+            with lock:
+                in_flight += 1
+                peak = max(peak, in_flight)
+            time.sleep(0.6)
+            body = city_page(number).encode()
+            handler.send_response(200)
+            handler.send_header("Content-Type", "text/html; charset=utf-8")
+            handler.send_header("Content-Length", str(len(body)))
+            handler.end_headers()
+            handler.wfile.write(body)
+            with lock:
+                in_flight -= 1
+
+        return handle
+
+    site = serve({f"/city/{n}": slow_city(n) for n in range(8)})
+    inputs = write_jsonl(tmp_path / "in.jsonl", city_records(site, 8))
+    env = {**_env(), "FETCH_CONCURRENCY": "2", "BATCH_PER_HOST": "8"}
+    command = [sys.executable, "-m", "citation_verifier.batch", str(inputs), "--quiet"]
+    command += ["--out", str(tmp_path / "report.csv"), "--concurrency", "8"]
+    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=240)
+    assert done.returncode == 0, done.stderr
+    assert peak > 2

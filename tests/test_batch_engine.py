@@ -17,8 +17,8 @@ from citation_verifier.batch.checkpoint import Checkpoint, ResultRow
 from citation_verifier.batch.engine import LocalRunner, Runner, UrlJob
 from citation_verifier.batch.reports import csv_text
 from citation_verifier.batch.summary import summary_lines
+from citation_verifier.demo.loopback import LoopbackSite, Page, Route
 from citation_verifier.errors import ConfigurationError
-from citation_verifier.loopback import LoopbackSite, Page, Route
 from citation_verifier.models import UrlVerdict
 from citation_verifier.retrieve import MiniLMEmbedder
 from citation_verifier.settings import Settings

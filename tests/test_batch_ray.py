@@ -15,7 +15,7 @@ from citation_verifier.batch.engine import LocalRunner, run_batch
 from citation_verifier.batch.records import read_input
 from citation_verifier.batch.reports import csv_text
 from citation_verifier.batch.summary import summary_lines
-from citation_verifier.loopback import LoopbackSite, Page, Route
+from citation_verifier.demo.loopback import LoopbackSite, Page, Route
 from citation_verifier.retrieve import MiniLMEmbedder
 from citation_verifier.settings import Settings
 

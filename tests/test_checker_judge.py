@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from citation_verifier.demo.loopback import LoopbackSite, Page, Route
 from citation_verifier.errors import ModelUnavailableError
 from citation_verifier.judge.base import Judgement
 from citation_verifier.judge.cascade import CascadeJudge
@@ -19,12 +20,11 @@ from citation_verifier.judge.checker_model import (
     verify_file,
 )
 from citation_verifier.judge.providers import build_judge
-from citation_verifier.loopback import LoopbackSite, Page, Route
 from citation_verifier.models import Label
 from citation_verifier.passages import Passage
+from citation_verifier.pipeline import verify
 from citation_verifier.retrieve import MiniLMEmbedder
 from citation_verifier.settings import Settings
-from citation_verifier.verifier import verify
 
 BOILING = (
     "Water is the most common liquid on Earth. At sea level, pure water boils at 100 degrees "

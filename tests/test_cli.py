@@ -8,8 +8,8 @@ import subprocess
 import sys
 from collections.abc import Callable, Mapping
 
-from citation_verifier.demo import BOILING_HTML
-from citation_verifier.loopback import LoopbackSite, Page, Route
+from citation_verifier.demo.loopback import LoopbackSite, Page, Route
+from citation_verifier.demo.site import BOILING_HTML
 
 Serve = Callable[[Mapping[str, Route]], LoopbackSite]
 CLAIM = "Water boils at 100 degrees Celsius at sea level."
@@ -117,3 +117,5 @@ def test_demo_prints_the_article_examples() -> None:
     assert any("label=unreachable  reason=soft_404" in line for line in lines)
     assert any("/reports/everest  label=supported" in line for line in lines)
     assert any("/facts/oceans  label=supported" in line for line in lines)
+    # The JavaScript-only page is read by the browser the install set up.
+    assert any("/apps/moon  label=supported" in line and "rendered=yes" in line for line in lines)

@@ -12,8 +12,8 @@ import pytest
 from typer.testing import CliRunner
 
 from citation_verifier.cli import app
+from citation_verifier.demo.loopback import LoopbackSite
 from citation_verifier.fetch.crawlbase import StoredPageNotFound, replay_rid
-from citation_verifier.loopback import LoopbackSite
 from fake_crawlbase import JS_TOKEN, NORMAL_TOKEN, Canned, FakeCrawlbase, cb_settings, origin_site
 
 BOIL = "Water boils at 100 degrees Celsius at sea level."
@@ -126,7 +126,7 @@ def test_no_token_in_logs_errors_reports_or_stored_data(
 async def test_demo_fetches_directly_even_with_a_crawlbase_token(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from citation_verifier.demo import run_demo
+    from citation_verifier.demo.site import run_demo
 
     with FakeCrawlbase() as fake:
         for name, value in _env(fake).items():

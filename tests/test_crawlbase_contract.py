@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 import pytest
 
 from citation_verifier.fetch import crawlbase_contract as wire
-from citation_verifier.retry_after import retry_after_s
+from citation_verifier.net.retry_after import retry_after_s
 
 
 def test_crawl_params_first_attempt_asks_for_stored_readable_markdown() -> None:

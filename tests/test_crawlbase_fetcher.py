@@ -10,10 +10,10 @@ from collections.abc import Iterator
 import pytest
 from pydantic import SecretStr
 
+from citation_verifier.demo.loopback import LoopbackSite
 from citation_verifier.errors import ConfigurationError
 from citation_verifier.fetch.base import FetchFailed
 from citation_verifier.fetch.crawlbase import CrawlbaseFetcher, StoredPageNotFound, replay_rid
-from citation_verifier.loopback import LoopbackSite
 from citation_verifier.models import Reason
 from citation_verifier.settings import Settings
 from citation_verifier.verifier import make_fetcher

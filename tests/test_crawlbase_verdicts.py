@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from citation_verifier.loopback import LoopbackSite
+from citation_verifier.demo.loopback import LoopbackSite
 from citation_verifier.models import Attempt, Label, UrlVerdict
 from citation_verifier.retrieve import MiniLMEmbedder
 from citation_verifier.verifier import Verifier
@@ -308,7 +308,7 @@ async def test_page_reused_from_cache_is_not_billed_twice(
     origin: LoopbackSite, fake: FakeCrawlbase, embedder: MiniLMEmbedder
 ) -> None:
     """With the service's page cache, only the citation that loaded the page reports credits."""
-    from citation_verifier.fetch.cache import PageCache
+    from citation_verifier.reuse.pages import PageCache
 
     url = origin.url("/articles/boiling")
     async with Verifier(

@@ -1,4 +1,4 @@
-from citation_verifier.demo import make_pdf
+from citation_verifier.demo.site import make_pdf
 from citation_verifier.extract import (
     decode_body,
     html_title,

@@ -7,12 +7,12 @@ import asyncio
 from collections.abc import Callable, Mapping
 from contextlib import aclosing
 
-from citation_verifier.demo import BOILING_HTML
-from citation_verifier.fetch.cache import PageCache, is_cacheable
+from citation_verifier.demo.loopback import LoopbackSite, Page, Route
+from citation_verifier.demo.site import BOILING_HTML
 from citation_verifier.fetch.direct import DirectFetcher
 from citation_verifier.fetch.policy import Document, PagePolicy, Settled
-from citation_verifier.loopback import LoopbackSite, Page, Route
 from citation_verifier.models import Label, Reason
+from citation_verifier.reuse.pages import PageCache, is_cacheable
 from citation_verifier.settings import Settings
 
 Serve = Callable[[Mapping[str, Route]], LoopbackSite]

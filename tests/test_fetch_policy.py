@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from citation_verifier.demo import make_pdf
+from citation_verifier.demo.loopback import LoopbackSite, Page, Route, redirect
+from citation_verifier.demo.site import make_pdf
 from citation_verifier.fetch.base import FetchFailed
 from citation_verifier.fetch.direct import DirectFetcher
 from citation_verifier.fetch.policy import Document, PagePolicy, Settled
-from citation_verifier.loopback import LoopbackSite, Page, Route, redirect
 from citation_verifier.models import Label, Reason
 from citation_verifier.settings import Settings
 

@@ -1,7 +1,7 @@
-from citation_verifier.guard import apply_guard, normalise_for_quote, quote_in_passages
+from citation_verifier.guard import apply_guard
 from citation_verifier.judge.base import Judgement
 from citation_verifier.models import Label, Reason
-from citation_verifier.passages import split_passages
+from citation_verifier.passages import normalise_for_quote, quote_in_passages, split_passages
 
 PASSAGES = split_passages("He said “water boils\n at   100 °C” at sea level.\n\nOther text.", 50)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from citation_verifier.loopback import LoopbackSite, Page, Route
+from citation_verifier.demo.loopback import LoopbackSite, Page, Route
 from citation_verifier.models import Label, Reason, VerifyRequest
 from citation_verifier.retrieve import MiniLMEmbedder
 from citation_verifier.verifier import Verifier

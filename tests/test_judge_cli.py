@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from citation_verifier.cli import app
-from citation_verifier.loopback import LoopbackSite, Page, Route
+from citation_verifier.demo.loopback import LoopbackSite, Page, Route
 from fake_llm import USAGE_IN, USAGE_OUT, Action, FakeLLM, Text, Verdict, passages_in
 from llm_setup import PROVIDERS, make_fake, provider_env
 

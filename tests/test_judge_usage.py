@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from citation_verifier.judge.base import Judgement
-from citation_verifier.judge.usage import JudgeUsage, judge_fields, judge_summary, price_for
+from citation_verifier.cli import judge_summary
+from citation_verifier.judge.base import Judgement, judge_fields
+from citation_verifier.judge.usage import JudgeUsage, price_for
 from citation_verifier.models import Label, UrlVerdict, VerifyResult
 
 PRICES = {"gpt-4.1": (2.0, 8.0), "gpt-4.1-mini": (0.4, 1.6)}

@@ -13,8 +13,8 @@ from collections.abc import Callable, Iterator, Mapping
 import httpx
 import pytest
 
-from citation_verifier.demo import demo_routes
-from citation_verifier.loopback import LoopbackSite, Route
+from citation_verifier.demo.loopback import LoopbackSite, Route
+from citation_verifier.demo.site import demo_routes
 
 WATER_100 = "Water boils at 100 degrees Celsius at sea level."
 

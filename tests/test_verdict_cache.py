@@ -8,17 +8,18 @@ from collections.abc import Callable, Mapping
 
 import pytest
 
-from citation_verifier.demo import BOILING_HTML
-from citation_verifier.fetch.cache import PageCache
-from citation_verifier.loopback import LoopbackSite, Page, Route
+from citation_verifier.demo.loopback import LoopbackSite, Page, Route
+from citation_verifier.demo.site import BOILING_HTML
 from citation_verifier.models import Label, UrlVerdict, VerifyRequest
+from citation_verifier.pipeline import build_verifier
 from citation_verifier.retrieve import MiniLMEmbedder
-from citation_verifier.settings import Settings
-from citation_verifier.verdict_cache import (
+from citation_verifier.reuse.pages import PageCache
+from citation_verifier.reuse.verdicts import (
     VerdictCache,
     judge_fingerprint,
     verdict_key,
 )
+from citation_verifier.settings import Settings
 from citation_verifier.verifier import Verifier
 
 Serve = Callable[[Mapping[str, Route]], LoopbackSite]
@@ -31,7 +32,7 @@ async def test_the_same_claim_on_the_same_text_is_judged_once(
     # Two URLs (a mirror) with identical text: one judgement, each verdict keeps its own URL.
     site = serve({"/a": Page(BOILING_HTML), "/mirror/a": Page(BOILING_HTML)})
     cache = VerdictCache()
-    async with Verifier(settings, embedder=embedder, verdict_cache=cache) as verifier:
+    async with build_verifier(settings, embedder=embedder, verdict_cache=cache) as verifier:
         result = await verifier.verify(
             VerifyRequest(claim=CLAIM, urls=[site.url("/a"), site.url("/mirror/a")])
         )

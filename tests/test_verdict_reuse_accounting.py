@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from citation_verifier.demo import BOILING_HTML
-from citation_verifier.loopback import LoopbackSite, Page, Route
+from citation_verifier.demo.loopback import LoopbackSite, Page, Route
+from citation_verifier.demo.site import BOILING_HTML
 from citation_verifier.models import Label
 from citation_verifier.retrieve import MiniLMEmbedder
-from citation_verifier.verdict_cache import VerdictCache
+from citation_verifier.reuse.verdicts import VerdictCache
 from citation_verifier.verifier import Verifier
 from fake_llm import Verdict
 from llm_setup import llm_settings, make_fake

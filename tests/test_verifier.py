@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
-from citation_verifier.demo import BOILING_HTML
+from citation_verifier.demo.loopback import LoopbackSite, Page, Route, redirect
+from citation_verifier.demo.site import BOILING_HTML
 from citation_verifier.judge.base import Judgement
-from citation_verifier.loopback import LoopbackSite, Page, Route, redirect
 from citation_verifier.models import Label, Reason, VerifyRequest
 from citation_verifier.passages import Passage
 from citation_verifier.retrieve import MiniLMEmbedder

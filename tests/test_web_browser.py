@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import BrowserContext, Page, sync_playwright
 
-from citation_verifier.api import create_app
-from citation_verifier.demo import demo_routes
-from citation_verifier.loopback import LoopbackSite, Route
+from citation_verifier.demo.loopback import LoopbackSite, Route
+from citation_verifier.demo.site import demo_routes
 from citation_verifier.retrieve import MiniLMEmbedder
+from citation_verifier.service.app import create_app
 from citation_verifier.service.server import BackgroundServer
 from citation_verifier.settings import Settings
 

@@ -13,7 +13,6 @@ from rich.table import Table
 
 from citation_verifier.errors import CitationVerifierError
 from citation_verifier.eval_cli import eval_command
-from citation_verifier.judge.usage import judge_summary
 from citation_verifier.models import Label, Reason, VerifyRequest, VerifyResult
 
 app = typer.Typer(
@@ -39,6 +38,29 @@ def _validation_message(error: ValidationError) -> str:
     return "; ".join(
         f"{'.'.join(str(p) for p in e['loc']) or 'input'}: {e['msg']}" for e in error.errors()
     )
+
+
+def judge_summary(result: VerifyResult) -> list[str]:
+    """Lines for the CLI under the verdict table: LLM totals and cross-check disagreements."""
+    lines: list[str] = []
+    calls = sum(c.judge_calls for c in result.citations)
+    if calls:
+        cost = result.judge_cost_usd
+        lines.append(
+            f"Judge: {calls} call(s), {result.judge_input_tokens} input + "
+            f"{result.judge_output_tokens} output tokens, "
+            + ("cost unknown (no price for the model)" if cost is None else f"${cost:.6f}")
+        )
+    for c in result.citations:
+        if c.cross_check == "disagree":
+            lines.append(
+                f"Cross-check disagrees (score {c.cross_check_score:.2f}) with the "
+                f"{c.label.value} verdict on {c.url}: review it"
+                if c.label.value != "not_found"
+                else f"Cross-check disagreed (score {c.cross_check_score:.2f}) on {c.url}: "
+                f"downgraded to not_found"
+            )
+    return lines
 
 
 def _print_table(result: VerifyResult) -> None:
@@ -76,8 +98,8 @@ def verify(
     ] = False,
 ) -> None:
     """Verify CLAIM against each cited URL."""
+    from citation_verifier.pipeline import build_verifier
     from citation_verifier.settings import Settings
-    from citation_verifier.verifier import Verifier
 
     try:
         request = VerifyRequest(claim=claim, urls=urls)
@@ -85,7 +107,7 @@ def verify(
         raise _fail(_validation_message(error)) from None
 
     async def run() -> VerifyResult:
-        async with Verifier(Settings()) as verifier:
+        async with build_verifier(Settings()) as verifier:
             return await verifier.verify(request)
 
     try:
@@ -106,7 +128,7 @@ def verify(
 @app.command()
 def demo() -> None:
     """Serve a demo site on 127.0.0.1 and verify the article's examples against it."""
-    from citation_verifier.demo import main as run_demo
+    from citation_verifier.demo.site import main as run_demo
 
     try:
         run_demo()

@@ -22,9 +22,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from citation_verifier.demo.loopback import LoopbackSite, Page
 from citation_verifier.fetch.policy import Document
-from citation_verifier.loopback import LoopbackSite, Page
 from citation_verifier.models import Label
+from citation_verifier.pipeline import build_verifier
 from citation_verifier.settings import Settings
 from citation_verifier.splits import Split, split_of
 from citation_verifier.verifier import Verifier
@@ -279,7 +280,7 @@ async def evaluate_files(
     if via_http:
         settings = settings.model_copy(update={"allow_private_urls": True})
     results: dict[str, Scores] = {}
-    async with Verifier(settings) as verifier:
+    async with build_verifier(settings) as verifier:
         fingerprint = _verdict_settings(settings)
         key = run_key(verifier.judge.name, via_http, fingerprint)
         checkpoint = Checkpoint((checkpoint_dir or settings.cache_dir / "eval") / f"{key}.jsonl")

@@ -1,30 +1,14 @@
-"""Guard stage: the only place that decides whether a judge's verdict stands (SPEC §6)."""
+"""Guard stage: the only place that decides whether a judge's verdict stands (SPEC §6): its
+quote must be in the passages (``passages.quote_in_passages``)."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from citation_verifier.judge.base import Judgement
 from citation_verifier.models import Label, Reason
-from citation_verifier.passages import Passage
-
-_QUOTES = str.maketrans(
-    {"‘": "'", "’": "'", "‚": "'", "‛": "'", "“": '"', "”": '"', "„": '"', "‟": '"'}
-)
-_WHITESPACE = re.compile(r"\s+")
-
-
-def normalise_for_quote(text: str) -> str:
-    """Curly quotes become straight ones; every whitespace run becomes one space; ends trimmed."""
-    return _WHITESPACE.sub(" ", text.translate(_QUOTES)).strip()
-
-
-def quote_in_passages(quote: str | None, passages: Sequence[Passage]) -> bool:
-    """True when the normalised, non-empty ``quote`` is a substring of one normalised passage."""
-    needle = normalise_for_quote(quote or "")
-    return bool(needle) and any(needle in normalise_for_quote(p.text) for p in passages)
+from citation_verifier.passages import Passage, quote_in_passages
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,9 @@
 """Orchestration of one claim: fetch every URL concurrently, then extract → passages →
-retrieve → judge → guard for each page, then aggregate."""
+retrieve → judge → guard for each page, then aggregate.
+
+Observers (the audit trail) are handed in as a :class:`VerdictObserver`; the verifier never
+imports them. ``citation_verifier.pipeline`` builds a verifier with the observers the settings
+ask for."""
 
 from __future__ import annotations
 
@@ -7,23 +11,40 @@ import asyncio
 import dataclasses
 from collections.abc import Sequence
 from types import TracebackType
-from typing import Any
+from typing import Any, Protocol
 
 from citation_verifier.aggregate import aggregate
-from citation_verifier.audit.recorder import Auditor, make_auditor
 from citation_verifier.errors import ConfigurationError
-from citation_verifier.evidence import locate_evidence
 from citation_verifier.fetch.base import Fetcher
-from citation_verifier.fetch.cache import PageCache
 from citation_verifier.fetch.policy import Document, PagePolicy, Settled
 from citation_verifier.guard import apply_guard
-from citation_verifier.judge.base import Judge
-from citation_verifier.judge.usage import judge_fields
-from citation_verifier.models import UrlVerdict, VerifyRequest, VerifyResult
-from citation_verifier.passages import Passage, split_passages
+from citation_verifier.judge.base import Judge, judge_fields
+from citation_verifier.models import EvidenceContext, UrlVerdict, VerifyRequest, VerifyResult
+from citation_verifier.passages import Passage, locate_quote, split_passages
 from citation_verifier.retrieve import Embedder, MiniLMEmbedder, top_passages
+from citation_verifier.reuse.pages import PageCache
+from citation_verifier.reuse.verdicts import VerdictCache, judge_fingerprint, verdict_key
 from citation_verifier.settings import Settings
-from citation_verifier.verdict_cache import VerdictCache, judge_fingerprint, verdict_key
+
+
+class VerdictObserver(Protocol):
+    """Sees every verdict the verifier reaches, with what it was based on (the audit trail)."""
+
+    async def record(
+        self,
+        claim: str,
+        verdict: UrlVerdict,
+        document: Document | None,
+        passages: Sequence[Passage],
+        judge_name: str | None,
+    ) -> UrlVerdict:
+        """Observe ``verdict`` (``document`` is None for a settled outcome); returns it,
+        possibly annotated (the audit adds its record id)."""
+        ...
+
+    def close(self) -> None:
+        """Release what the observer opened."""
+        ...
 
 
 def make_fetcher(settings: Settings) -> Fetcher:
@@ -64,7 +85,7 @@ class Verifier:
         judge: Judge | None = None,
         page_cache: PageCache | None = None,
         verdict_cache: VerdictCache | None = None,
-        audit: Auditor | None = None,
+        observer: VerdictObserver | None = None,
     ) -> None:
         self.settings = settings or Settings()
         self.embedder = embedder or MiniLMEmbedder()
@@ -76,7 +97,7 @@ class Verifier:
         self.page_cache = page_cache
         self.verdict_cache = verdict_cache
         self._judge_fingerprint = judge_fingerprint(self.judge.name, self.settings)
-        self.audit = audit or make_auditor(self.settings)
+        self.observer = observer
 
     async def __aenter__(self) -> Verifier:
         return self
@@ -90,10 +111,10 @@ class Verifier:
         await self.aclose()
 
     async def aclose(self) -> None:
-        """Release the fetcher's connections."""
+        """Release the fetcher's connections and close the observer."""
         await self.fetcher.aclose()
-        if self.audit is not None:
-            self.audit.close()
+        if self.observer is not None:
+            self.observer.close()
 
     async def verify(self, request: VerifyRequest) -> VerifyResult:
         """Verify one claim against each of its URLs (concurrently); citations keep URL order."""
@@ -108,7 +129,7 @@ class Verifier:
         )
 
     async def verify_url(self, claim: str, url: str) -> UrlVerdict:
-        """The verdict on one cited URL, recorded in the audit trail when auditing is on."""
+        """The verdict on one cited URL, as the observer (if any) saw it."""
         if self.page_cache is not None:
             loaded_here = False
 
@@ -131,7 +152,7 @@ class Verifier:
 
     async def verdict(self, claim: str, loaded: Document | Settled) -> UrlVerdict:
         """The verdict on a URL already loaded by :class:`PagePolicy`: a settled outcome as it
-        is, a document judged; audited either way. Lets a batch load each URL once and judge it
+        is, a document judged; observed either way. Lets a batch load each URL once and judge it
         for many claims."""
         if isinstance(loaded, Settled):
             verdict = UrlVerdict(
@@ -141,19 +162,19 @@ class Verifier:
                 detail=loaded.detail,
                 **_page_fields(loaded),
             )
-            return await self._audited(claim, verdict, None, [])
+            return await self._observed(claim, verdict, None, [])
         verdict, shown = await self.judge_passages(claim, loaded)
-        return await self._audited(claim, verdict, loaded, shown)
+        return await self._observed(claim, verdict, loaded, shown)
 
-    async def _audited(
+    async def _observed(
         self, claim: str, verdict: UrlVerdict, document: Document | None, shown: list[Passage]
     ) -> UrlVerdict:
-        if self.audit is None:
+        if self.observer is None:
             return verdict
-        return await self.audit.record(claim, verdict, document, shown, self.judge.name)
+        return await self.observer.record(claim, verdict, document, shown, self.judge.name)
 
     async def judge_document(self, claim: str, document: Document) -> UrlVerdict:
-        """Passages → retrieve → judge → guard on an already loaded page (not audited)."""
+        """Passages → retrieve → judge → guard on an already loaded page (not observed)."""
         verdict, _ = await self.judge_passages(claim, document)
         return verdict
 
@@ -193,13 +214,18 @@ class Verifier:
         best = await self._retrieve(claim, document)
         judgement = await self.judge.judge(claim, best)
         verdict = apply_guard(judgement, best)
+        span = locate_quote(verdict.evidence_quote, best)
         return UrlVerdict(
             label=verdict.label,
             evidence_quote=verdict.evidence_quote,
             confidence=verdict.confidence,
             reason=verdict.reason,
             detail=judgement.detail,
-            evidence_context=locate_evidence(verdict.evidence_quote, best),
+            evidence_context=(
+                None
+                if span is None
+                else EvidenceContext(passage=span.passage.text, start=span.start, end=span.end)
+            ),
             **_page_fields(document),
             **judge_fields(self.judge.name, judgement),
         ), best
@@ -216,9 +242,3 @@ def _page_fields(loaded: Document | Settled) -> dict[str, Any]:
         "attempts": list(loaded.attempts),
         "rendered": loaded.rendered,
     }
-
-
-async def verify(claim: str, urls: Sequence[str], settings: Settings | None = None) -> VerifyResult:
-    """Verify ``claim`` against ``urls`` with the configured components (library entry point)."""
-    async with Verifier(settings) as verifier:
-        return await verifier.verify(VerifyRequest(claim=claim, urls=list(urls)))

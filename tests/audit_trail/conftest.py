@@ -1,9 +1,8 @@
-"""Fixtures of the audit tests: a store on SQLite (always) and on PostgreSQL (when
-AUDIT_TEST_PG_URL names a database to use), snapshot stores, and a small real site."""
+"""Fixtures of the audit tests: a store on SQLite and on PostgreSQL (a server the run starts,
+or AUDIT_TEST_PG_URL), snapshot stores, and a small real site."""
 
 from __future__ import annotations
 
-import os
 import uuid
 from collections.abc import Callable, Iterator, Mapping
 from datetime import UTC, datetime
@@ -11,17 +10,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import create_engine
-from sqlalchemy.engine import make_url
 
 from citation_verifier.audit.records import AuditRecord, PassageRef
 from citation_verifier.audit.snapshots import SnapshotStore
 from citation_verifier.audit.store import SqlAuditStore
-from citation_verifier.loopback import LoopbackSite, Page, Route
+from citation_verifier.demo.loopback import LoopbackSite, Page, Route
 from citation_verifier.models import Label
 from citation_verifier.settings import Settings
-
-PG_ENV = "AUDIT_TEST_PG_URL"
 
 ARTICLE = """<!doctype html><html><head><title>Boiling</title></head><body>
 <nav><a href="/">Home</a></nav><main><article><h1>The boiling point of water</h1>
@@ -73,39 +68,6 @@ def audit_settings(tmp_path: Path) -> Settings:
 def snapshots(tmp_path: Path) -> SnapshotStore:
     """An empty snapshot store."""
     return SnapshotStore(tmp_path / "snapshots")
-
-
-def pg_url_for_schema(base: str, schema: str) -> str:
-    """``base`` with the PostgreSQL search path set to ``schema`` (psycopg passes ``options``)."""
-    url = make_url(base).update_query_dict({"options": f"-csearch_path={schema}"})
-    return url.render_as_string(hide_password=False)
-
-
-@pytest.fixture
-def pg_schema_url() -> Iterator[str]:
-    """A URL on AUDIT_TEST_PG_URL whose tables live in a fresh schema, dropped afterwards."""
-    base = os.environ.get(PG_ENV)
-    if not base:
-        pytest.skip(f"{PG_ENV} is not set")
-    schema = f"audit_test_{uuid.uuid4().hex[:12]}"
-    admin = create_engine(base)
-    with admin.begin() as connection:
-        connection.exec_driver_sql(f'CREATE SCHEMA "{schema}"')
-    try:
-        yield pg_url_for_schema(base, schema)
-    finally:
-        with admin.begin() as connection:
-            connection.exec_driver_sql(f'DROP SCHEMA "{schema}" CASCADE')
-        admin.dispose()
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """The database URL of each backend under test."""
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'audit.db'}"
-    url: str = request.getfixturevalue("pg_schema_url")
-    return url
 
 
 @pytest.fixture

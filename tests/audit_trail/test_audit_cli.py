@@ -19,7 +19,7 @@ from typer.testing import CliRunner, Result
 from citation_verifier.audit.snapshots import SnapshotStore
 from citation_verifier.audit.store import SqlAuditStore
 from citation_verifier.cli import app
-from citation_verifier.loopback import LoopbackSite
+from citation_verifier.demo.loopback import LoopbackSite
 
 from .conftest import make_record, site_routes
 

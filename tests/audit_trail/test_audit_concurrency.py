@@ -1,8 +1,10 @@
-"""Many writers at once: 8 processes × 200 rows, no lost rows, no "database is locked"."""
+"""Many writers at once: 8 processes × 200 rows, no lost rows, no "database is locked"; 8
+threads opening stores on one new database in one process share one migrated engine."""
 
 from __future__ import annotations
 
 import multiprocessing
+import threading
 import uuid
 from datetime import UTC, datetime
 from multiprocessing.synchronize import Barrier
@@ -11,6 +13,8 @@ from typing import Any
 from citation_verifier.audit.records import AuditRecord
 from citation_verifier.audit.store import SqlAuditStore
 from citation_verifier.models import Label
+
+from .conftest import make_record
 
 WRITERS = 8
 ROWS = 200
@@ -65,3 +69,33 @@ def test_eight_writers_lose_no_rows_and_never_see_a_locked_database(store_url: s
             assert sum(1 for i in ids if i.startswith(f"{writer:02d}")) == ROWS
     finally:
         store.close()
+
+
+def test_stores_opened_at_once_in_one_process_share_one_migrated_engine(store_url: str) -> None:
+    # Eight threads open a store on a new database at the same moment (the service, verifiers
+    # and a re-judge in one process): one engine is opened and migrated, never two at once.
+    barrier = threading.Barrier(WRITERS)
+    stores: list[SqlAuditStore] = []
+    errors: list[BaseException] = []
+
+    def open_and_write() -> None:
+        try:
+            barrier.wait(timeout=60)
+            store = SqlAuditStore(store_url)
+            stores.append(store)
+            store.add(make_record())
+        except BaseException as error:  # reported by the assertion below
+            errors.append(error)
+
+    threads = [threading.Thread(target=open_and_write) for _ in range(WRITERS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    try:
+        assert errors == []
+        assert len({id(store._engine) for store in stores}) == 1
+        assert stores[0].count() == WRITERS
+    finally:
+        for store in stores:
+            store.close()

@@ -15,8 +15,9 @@ from citation_verifier.audit.recorder import (
 from citation_verifier.audit.records import AuditRecord
 from citation_verifier.audit.snapshots import SnapshotStore
 from citation_verifier.audit.store import SqlAuditStore
-from citation_verifier.loopback import LoopbackSite
+from citation_verifier.demo.loopback import LoopbackSite
 from citation_verifier.models import Label, VerifyRequest
+from citation_verifier.pipeline import build_verifier
 from citation_verifier.retrieve import MiniLMEmbedder
 from citation_verifier.settings import Settings
 from citation_verifier.verifier import Verifier
@@ -27,7 +28,7 @@ CLAIM = "Water boils at 100 degrees Celsius at sea level."
 async def _verify(
     settings: Settings, embedder: MiniLMEmbedder, claim: str, urls: list[str]
 ) -> list[str | None]:
-    async with Verifier(settings, embedder=embedder) as verifier:
+    async with build_verifier(settings, embedder=embedder) as verifier:
         result = await verifier.verify(VerifyRequest(claim=claim, urls=urls))
     return [c.audit_id for c in result.citations]
 
@@ -137,7 +138,7 @@ async def test_a_verifier_given_an_auditor_records_into_it(
 ) -> None:
     store = SqlAuditStore(f"sqlite:///{tmp_path / 'own.db'}")
     auditor = Auditor(audit_settings, store=store, snapshots=SnapshotStore(tmp_path / "own"))
-    async with Verifier(audit_settings, embedder=embedder, audit=auditor) as verifier:
+    async with Verifier(audit_settings, embedder=embedder, observer=auditor) as verifier:
         verdict = await verifier.verify_url(CLAIM, site.url("/gone"))
     # The store handed in stays open for its owner after the Verifier closed.
     assert [r.id for r in store.query()] == [verdict.audit_id]

@@ -17,8 +17,9 @@ from citation_verifier.audit.rejudge import (
 )
 from citation_verifier.audit.snapshots import SnapshotStore
 from citation_verifier.audit.store import SqlAuditStore
-from citation_verifier.loopback import LoopbackSite
+from citation_verifier.demo.loopback import LoopbackSite
 from citation_verifier.models import Label, VerifyRequest
+from citation_verifier.pipeline import build_verifier
 from citation_verifier.retrieve import MiniLMEmbedder
 from citation_verifier.settings import Settings
 from citation_verifier.verifier import Verifier
@@ -52,7 +53,7 @@ def recorded(tmp_path_factory: pytest.TempPathFactory, embedder: MiniLMEmbedder)
     )
 
     async def run(site: LoopbackSite) -> None:
-        async with Verifier(settings, embedder=embedder) as verifier:
+        async with build_verifier(settings, embedder=embedder) as verifier:
             for claim, paths in CASES:
                 urls = [site.url(p) for p in paths]
                 await verifier.verify(VerifyRequest(claim=claim, urls=urls))

@@ -9,7 +9,7 @@ import pytest
 from citation_verifier.audit.recorder import Auditor, secret_values, snapshot_dir
 from citation_verifier.audit.snapshots import SnapshotStore
 from citation_verifier.audit.store import SqlAuditStore
-from citation_verifier.loopback import LoopbackSite
+from citation_verifier.demo.loopback import LoopbackSite
 from citation_verifier.models import VerifyRequest
 from citation_verifier.retrieve import MiniLMEmbedder
 from citation_verifier.settings import Settings
@@ -47,7 +47,7 @@ async def test_tokens_and_passwords_never_reach_the_store_or_snapshots(
     # The password even appears in a cited URL: the recorder redacts it there too.
     urls = [site.url("/boiling"), site.url(f"/gone?password={DB_PASSWORD}")]
     claim = "Water boils at 100 degrees Celsius at sea level."
-    async with Verifier(settings, embedder=embedder, audit=auditor) as verifier:
+    async with Verifier(settings, embedder=embedder, observer=auditor) as verifier:
         result = await verifier.verify(VerifyRequest(claim=claim, urls=urls))
     assert all(c.audit_id for c in result.citations)
     stored = _all_stored_bytes(settings)

@@ -1,4 +1,4 @@
-"""The SQLAlchemy Core audit store, on SQLite and (with AUDIT_TEST_PG_URL) PostgreSQL."""
+"""The SQLAlchemy Core audit store, on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 

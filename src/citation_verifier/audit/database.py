@@ -4,10 +4,19 @@ SQLite (the default) is set up for many concurrent writers: WAL journal (readers
 the writer), a busy timeout, and ``BEGIN IMMEDIATE`` for write transactions, so a writer takes
 the write lock up front and waits for it, instead of failing with "database is locked" when it
 tries to upgrade a read lock. Any other SQLAlchemy URL (PostgreSQL, ...) is used as it is.
+
+Each process holds one engine per database (:func:`shared_engine`), whatever the number of
+stores open on it: two engines on one SQLite file each keep their own pool and race one
+another, and Alembic keeps its migration context in module globals, so two migrations at once
+in one process break each other. Engines are keyed by process id too: a forked child never uses
+its parent's connections.
 """
 
 from __future__ import annotations
 
+import os
+import threading
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -118,3 +127,44 @@ def migrate(engine: Engine) -> None:
             f"cannot open the audit database {safe_url(engine.url)}: {type(error).__name__}: "
             f"{getattr(error, 'orig', None) or error}"
         ) from None
+
+
+@dataclass
+class _Shared:
+    engine: Engine
+    users: int
+
+
+_ENGINES: dict[tuple[int, str, float], _Shared] = {}
+# Held while an engine opens and migrates: also keeps Alembic's global context to one thread.
+_ENGINES_LOCK = threading.Lock()
+
+
+def shared_engine(url: str, *, busy_timeout_s: float = 30.0) -> Engine:
+    """This process's engine for ``url``, opened and migrated on first use; every call must be
+    matched by :func:`release_engine`."""
+    key = (os.getpid(), url, busy_timeout_s)
+    with _ENGINES_LOCK:
+        shared = _ENGINES.get(key)
+        if shared is None:
+            engine = open_engine(url, busy_timeout_s=busy_timeout_s)
+            try:
+                migrate(engine)
+            except BaseException:
+                engine.dispose()
+                raise
+            shared = _ENGINES[key] = _Shared(engine, 0)
+        shared.users += 1
+        return shared.engine
+
+
+def release_engine(engine: Engine) -> None:
+    """One user fewer of ``engine``; the last one disposes of its pool."""
+    with _ENGINES_LOCK:
+        for key, shared in list(_ENGINES.items()):
+            if shared.engine is engine:
+                shared.users -= 1
+                if shared.users == 0:
+                    del _ENGINES[key]
+                    engine.dispose()
+                return

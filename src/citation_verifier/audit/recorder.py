@@ -18,12 +18,11 @@ from urllib.parse import urlsplit
 from pydantic import SecretBytes, SecretStr
 
 from citation_verifier import __version__
-from citation_verifier.audit.quotes import locate_quote
 from citation_verifier.audit.records import AuditRecord, PassageRef
 from citation_verifier.audit.snapshots import SnapshotStore
 from citation_verifier.fetch.policy import Document
 from citation_verifier.models import SPEC_VERDICT_FIELDS, UrlVerdict
-from citation_verifier.passages import Passage, normalise_newlines
+from citation_verifier.passages import Passage, locate_quote, normalise_newlines
 from citation_verifier.settings import Settings
 
 if TYPE_CHECKING:
@@ -182,7 +181,7 @@ class Auditor:
             ]
             span = locate_quote(verdict.evidence_quote, passages)
             if span is not None:
-                fields["quote_start"], fields["quote_end"] = span
+                fields["quote_start"], fields["quote_end"] = span.page_span
             fields["content_kind"] = document.kind
             fields["content_type"] = document.content_type or None
             fields["rendered"] = document.rendered

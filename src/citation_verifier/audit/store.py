@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from datetime import datetime
 from typing import Any, Protocol
@@ -9,7 +10,7 @@ from typing import Any, Protocol
 from sqlalchemy import ColumnElement, Engine, and_, delete, func, insert, or_, select
 from sqlalchemy.exc import SQLAlchemyError
 
-from citation_verifier.audit.database import WRITE, migrate, open_engine, safe_url
+from citation_verifier.audit.database import WRITE, release_engine, safe_url, shared_engine
 from citation_verifier.audit.records import AuditFilter, AuditRecord
 from citation_verifier.audit.schema import decisions
 from citation_verifier.errors import CitationVerifierError
@@ -106,16 +107,14 @@ def _record(mapping: Any) -> AuditRecord:
 
 class SqlAuditStore:
     """Audit records in any SQLAlchemy database (SQLite by default, PostgreSQL for teams).
-    The schema is migrated to the shipped head revision when the store opens."""
+    The schema is migrated to the shipped head revision when the first store on a database
+    opens; stores on one database in one process share its engine. Thread-safe."""
 
     def __init__(self, url: str, *, busy_timeout_s: float = 30.0, page_size: int = _PAGE) -> None:
         self._page_size = page_size
-        self._engine: Engine = open_engine(url, busy_timeout_s=busy_timeout_s)
-        try:
-            migrate(self._engine)
-        except BaseException:
-            self._engine.dispose()
-            raise
+        self._engine: Engine = shared_engine(url, busy_timeout_s=busy_timeout_s)
+        self._closed = False
+        self._close_lock = threading.Lock()
 
     @property
     def url(self) -> str:
@@ -245,5 +244,10 @@ class SqlAuditStore:
         return {str(s) for s in used}
 
     def close(self) -> None:
-        """Dispose of the connection pool."""
-        self._engine.dispose()
+        """Release this store's share of the engine (idempotent); the last store on a database
+        disposes of its connection pool."""
+        with self._close_lock:
+            if self._closed:
+                return
+            self._closed = True
+        release_engine(self._engine)

@@ -137,7 +137,11 @@ def batch(
     ] = False,
     concurrency: Annotated[
         int | None,
-        typer.Option(min=1, help="URLs in flight at once (default: BATCH_CONCURRENCY, 4)."),
+        typer.Option(
+            min=1,
+            help="URLs in flight at once (default: BATCH_CONCURRENCY, 4); raises "
+            "FETCH_CONCURRENCY for this run, each host still bounded by BATCH_PER_HOST.",
+        ),
     ] = None,
     engine: Annotated[
         Engine, typer.Option(help="local (asyncio) or ray (RAY_ADDRESS, else local Ray).")
@@ -155,11 +159,11 @@ def batch(
         err.print(f"[red]error:[/red] invalid setting: {error.errors()[0]['msg']}")
         raise typer.Exit(2) from None
     concurrency = concurrency or settings.batch_concurrency
-    if engine is Engine.LOCAL and concurrency > settings.fetch_concurrency:
-        # The verifier's process-wide fetch cap still applies (it guards backend limits).
-        err.print(
-            f"note: page loads are also capped by FETCH_CONCURRENCY={settings.fetch_concurrency}"
-        )
+    if concurrency > settings.fetch_concurrency:
+        # The batch's own concurrency is the limit it asked for: it raises the verifier's
+        # process-wide fetch cap. Hosts stay bounded by BATCH_PER_HOST, the crawling API by
+        # CRAWLBASE_CONCURRENCY and LLM calls by JUDGE_CONCURRENCY.
+        settings = settings.model_copy(update={"fetch_concurrency": concurrency})
     fmt = report_format or (ReportFormat.JSON if out.suffix == ".json" else ReportFormat.CSV)
     store = Checkpoint(checkpoint or _sidecar(out, ".checkpoint.jsonl"))
     errors_path = errors or _sidecar(out, ".errors.jsonl")

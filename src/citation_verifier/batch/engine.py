@@ -23,9 +23,9 @@ from citation_verifier.batch.records import BatchInput, Citation, LineError
 from citation_verifier.batch.summary import Summary, summarize
 from citation_verifier.judge.base import Judge
 from citation_verifier.models import UrlVerdict
+from citation_verifier.pipeline import build_verifier
 from citation_verifier.retrieve import Embedder, MiniLMEmbedder
 from citation_verifier.settings import Settings
-from citation_verifier.verifier import Verifier
 
 
 @dataclass(frozen=True)
@@ -65,7 +65,7 @@ class LocalRunner(Runner):
             if isinstance(inner, CachingEmbedder)
             else CachingEmbedder(inner, settings.batch_embed_cache)
         )
-        self.verifier = Verifier(settings, embedder=self.embedder, judge=judge)
+        self.verifier = build_verifier(settings, embedder=self.embedder, judge=judge)
 
     async def run(
         self, job: UrlJob, host_slot: AbstractAsyncContextManager[object]

@@ -30,8 +30,7 @@ from urllib.parse import urljoin, urlsplit
 import httpx
 
 from citation_verifier.fetch.base import FetchedPage, FetchFailed
-from citation_verifier.fetch.direct import _pinned_request
-from citation_verifier.fetch.ssrf import resolve_allowed
+from citation_verifier.fetch.ssrf import pinned_request, resolve_allowed
 from citation_verifier.models import Reason
 from citation_verifier.settings import Settings
 
@@ -375,7 +374,7 @@ class BrowserRenderer:
             raise FetchFailed(Reason.INVALID_REDIRECT, f"not an http(s) URL: {url!r}")
         port = parts.port or (443 if parts.scheme == "https" else 80)
         address = await self._guard(parts.hostname, port)
-        pinned, host_header, extensions = _pinned_request(url, address)
+        pinned, host_header, extensions = pinned_request(url, address)
         request = self._client.build_request(
             method, pinned, headers={**headers, **host_header}, content=content
         )

@@ -19,7 +19,7 @@ from citation_verifier.errors import CitationVerifierError, ConfigurationError
 from citation_verifier.fetch import crawlbase_contract as wire
 from citation_verifier.fetch.base import FetchedPage, FetchFailed
 from citation_verifier.models import Attempt, Reason, validate_http_url
-from citation_verifier.retry_after import retry_after_s
+from citation_verifier.net.retry_after import retry_after_s
 from citation_verifier.settings import Settings
 
 TOKEN_ENV = "CRAWLBASE_TOKEN"

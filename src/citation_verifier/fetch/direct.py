@@ -6,12 +6,12 @@ import asyncio
 import ssl
 from email.message import Message
 from typing import TYPE_CHECKING
-from urllib.parse import urljoin, urlsplit, urlunsplit
+from urllib.parse import urljoin, urlsplit
 
 import httpx
 
 from citation_verifier.fetch.base import FetchedPage, FetchFailed
-from citation_verifier.fetch.ssrf import resolve_allowed
+from citation_verifier.fetch.ssrf import pinned_request, resolve_allowed
 from citation_verifier.models import Reason
 from citation_verifier.settings import Settings
 
@@ -29,20 +29,6 @@ def _parse_content_type(value: str | None) -> tuple[str, str | None]:
     msg["content-type"] = value
     charset = msg.get_param("charset")
     return msg.get_content_type().lower(), str(charset) if isinstance(charset, str) else None
-
-
-def _pinned_request(url: str, address: str) -> tuple[str, dict[str, str], dict[str, str]]:
-    """Rewrite ``url`` to connect to ``address`` while keeping Host and TLS SNI on the name."""
-    parts = urlsplit(url)
-    host = parts.hostname or ""
-    netloc_host = f"[{address}]" if ":" in address else address
-    netloc = f"{netloc_host}:{parts.port}" if parts.port else netloc_host
-    pinned = urlunsplit((parts.scheme, netloc, parts.path or "/", parts.query, ""))
-    host_header = f"[{host}]" if ":" in host else host
-    if parts.port:
-        host_header += f":{parts.port}"
-    extensions = {"sni_hostname": host} if parts.scheme == "https" else {}
-    return pinned, {"Host": host_header}, extensions
 
 
 class DirectFetcher:
@@ -129,7 +115,7 @@ class DirectFetcher:
                 allow_private=self._settings.allow_private_urls,
                 allowlist=self._settings.private_allowlist,
             )
-            pinned, headers, extensions = _pinned_request(current, address)
+            pinned, headers, extensions = pinned_request(current, address)
             request = self._client.build_request("GET", pinned, headers=headers)
             request.extensions.update(extensions)
             response = await self._client.send(request, stream=True)

@@ -1,4 +1,5 @@
-"""SSRF guard: resolve a host and refuse addresses that are not publicly routable."""
+"""SSRF guard: resolve a host, refuse addresses that are not publicly routable, and pin the
+request to the address that was checked."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import asyncio
 import ipaddress
 import socket
 from collections.abc import Sequence
+from urllib.parse import urlsplit, urlunsplit
 
 from citation_verifier.fetch.base import FetchFailed
 from citation_verifier.models import Reason
@@ -64,3 +66,18 @@ async def resolve_allowed(
                 "set ALLOW_PRIVATE_URLS=true to allow loopback and private targets",
             )
     return str(addresses[0])
+
+
+def pinned_request(url: str, address: str) -> tuple[str, dict[str, str], dict[str, str]]:
+    """Rewrite ``url`` to connect to ``address`` (the one :func:`resolve_allowed` checked) while
+    keeping Host and TLS SNI on the name: a second DNS answer can never reach a private host."""
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    netloc_host = f"[{address}]" if ":" in address else address
+    netloc = f"{netloc_host}:{parts.port}" if parts.port else netloc_host
+    pinned = urlunsplit((parts.scheme, netloc, parts.path or "/", parts.query, ""))
+    host_header = f"[{host}]" if ":" in host else host
+    if parts.port:
+        host_header += f":{parts.port}"
+    extensions = {"sni_hostname": host} if parts.scheme == "https" else {}
+    return pinned, {"Host": host_header}, extensions

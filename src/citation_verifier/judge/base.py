@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from citation_verifier.judge.usage import JudgeUsage
 from citation_verifier.models import Label
@@ -48,3 +48,17 @@ class Judge(Protocol):
         """Judge ``claim`` against ``passages`` only. Never raises for bad model output:
         returns not_found with reason ``judge_error`` instead."""
         ...
+
+
+def judge_fields(judge_name: str, judgement: Judgement) -> dict[str, Any]:
+    """The UrlVerdict fields that record who judged and what it cost."""
+    usage = judgement.usage or JudgeUsage()
+    return {
+        "judge": judge_name,
+        "judge_calls": usage.calls,
+        "judge_input_tokens": usage.input_tokens,
+        "judge_output_tokens": usage.output_tokens,
+        "judge_cost_usd": usage.cost_usd,
+        "cross_check": judgement.cross_check,
+        "cross_check_score": judgement.cross_check_score,
+    }

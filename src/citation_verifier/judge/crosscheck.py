@@ -19,11 +19,10 @@ import asyncio
 from collections.abc import Sequence
 from dataclasses import replace
 
-from citation_verifier.guard import quote_in_passages
 from citation_verifier.judge.base import Judge, Judgement
 from citation_verifier.judge.lexical import LexicalJudge
 from citation_verifier.models import Label, Reason
-from citation_verifier.passages import Passage
+from citation_verifier.passages import Passage, quote_in_passages
 
 AGREE = "agree"
 DISAGREE = "disagree"

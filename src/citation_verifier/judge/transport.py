@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 
 from citation_verifier.errors import ConfigurationError
-from citation_verifier.retry_after import retry_after_s
+from citation_verifier.net.retry_after import retry_after_s
 
 
 @dataclass(frozen=True)

@@ -4,11 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from citation_verifier.judge.base import Judgement
-    from citation_verifier.models import VerifyResult
 
 
 @dataclass(frozen=True)
@@ -47,40 +42,3 @@ def price_for(model: str, prices: Mapping[str, tuple[float, float]]) -> tuple[fl
         return prices[model]
     prefixes = [name for name in prices if model.startswith(name)]
     return prices[max(prefixes, key=len)] if prefixes else None
-
-
-def judge_fields(judge_name: str, judgement: Judgement) -> dict[str, Any]:
-    """The UrlVerdict fields that record who judged and what it cost."""
-    usage = judgement.usage or JudgeUsage()
-    return {
-        "judge": judge_name,
-        "judge_calls": usage.calls,
-        "judge_input_tokens": usage.input_tokens,
-        "judge_output_tokens": usage.output_tokens,
-        "judge_cost_usd": usage.cost_usd,
-        "cross_check": judgement.cross_check,
-        "cross_check_score": judgement.cross_check_score,
-    }
-
-
-def judge_summary(result: VerifyResult) -> list[str]:
-    """Lines for the CLI under the verdict table: LLM totals and cross-check disagreements."""
-    lines: list[str] = []
-    calls = sum(c.judge_calls for c in result.citations)
-    if calls:
-        cost = result.judge_cost_usd
-        lines.append(
-            f"Judge: {calls} call(s), {result.judge_input_tokens} input + "
-            f"{result.judge_output_tokens} output tokens, "
-            + ("cost unknown (no price for the model)" if cost is None else f"${cost:.6f}")
-        )
-    for c in result.citations:
-        if c.cross_check == "disagree":
-            lines.append(
-                f"Cross-check disagrees (score {c.cross_check_score:.2f}) with the "
-                f"{c.label.value} verdict on {c.url}: review it"
-                if c.label.value != "not_found"
-                else f"Cross-check disagreed (score {c.cross_check_score:.2f}) on {c.url}: "
-                f"downgraded to not_found"
-            )
-    return lines

@@ -1,2 +1,2 @@
-"""Parts of the HTTP service (``citation_verifier.api``): admission control, stage timing,
-metrics, request logs and the uvicorn runner."""
+"""The HTTP service: the FastAPI app (``app``), what it holds while it runs (``state``),
+admission control, stage timing, metrics, request logs, the uvicorn runner and ``serve``."""

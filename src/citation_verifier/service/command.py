@@ -16,7 +16,7 @@ def serve(
     """Serve POST /verify, /health, /ready, /metrics and the web page at /."""
     from pydantic import ValidationError
 
-    from citation_verifier.api import create_app
+    from citation_verifier.service.app import create_app
     from citation_verifier.service.server import bind, make_server, url_of
     from citation_verifier.settings import Settings
 

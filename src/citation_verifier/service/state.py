@@ -7,12 +7,13 @@ import asyncio
 import logging
 
 from citation_verifier.errors import ConfigurationError
-from citation_verifier.fetch.cache import PageCache
+from citation_verifier.pipeline import build_verifier
 from citation_verifier.retrieve import Embedder, MiniLMEmbedder
+from citation_verifier.reuse.pages import PageCache
+from citation_verifier.reuse.verdicts import VerdictCache
 from citation_verifier.service.metrics import ServiceMetrics
 from citation_verifier.service.stages import TimedEmbedder, TimedFetcher, TimedJudge
 from citation_verifier.settings import Settings
-from citation_verifier.verdict_cache import VerdictCache
 from citation_verifier.verifier import Verifier, make_fetcher, make_judge
 
 log = logging.getLogger("citation_verifier.service")
@@ -45,7 +46,7 @@ class ServiceState:
             self.error = str(error)
             log.error("not ready: %s", self.error)
             return
-        self.verifier = Verifier(
+        self.verifier = build_verifier(
             settings,
             fetcher=fetcher,
             embedder=timed_embedder,

@@ -14,8 +14,8 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 
 from citation_verifier.models import UrlVerdict
+from citation_verifier.reuse.singleflight import SingleFlight
 from citation_verifier.settings import Settings
-from citation_verifier.singleflight import SingleFlight
 
 
 def judge_fingerprint(judge_name: str, settings: Settings) -> str:

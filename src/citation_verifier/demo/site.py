@@ -7,10 +7,10 @@ import asyncio
 import json
 from dataclasses import dataclass
 
-from citation_verifier.loopback import LoopbackSite, Page, redirect
+from citation_verifier.demo.loopback import LoopbackSite, Page, redirect
 from citation_verifier.models import SPEC_VERDICT_FIELDS, VerifyRequest, VerifyResult
+from citation_verifier.pipeline import build_verifier
 from citation_verifier.settings import Settings
-from citation_verifier.verifier import Verifier
 
 _NAV = (
     '<nav><a href="/">Home</a> | <a href="/articles">Articles</a> | '
@@ -46,6 +46,27 @@ moved or deleted.</p></main>{_FOOTER}</body></html>"""
 THIN_HTML = f"""<!doctype html><html><head><title>Ocean facts</title></head><body>{_NAV}
 <aside class="fact-box"><p>Quick fact: the Pacific Ocean is the largest and deepest ocean on Earth,
 covering about 165 million square kilometres.</p></aside>{_FOOTER}</body></html>"""
+
+# A single-page app: the article exists only after its script fetches it, so only the headless
+# browser (Debian's Chromium, set up by `make demo`) can read it.
+MOON_APP_HTML = """<!doctype html><html><head><title>Moon facts</title></head><body>
+<noscript>You need to enable JavaScript to run this app.</noscript><div id="root"></div>
+<script>fetch('/api/moon').then(function (r) { return r.json(); }).then(function (data) {
+  var article = document.createElement('article');
+  article.innerHTML = '<h1>' + data.title + '</h1>' +
+    data.paragraphs.map(function (p) { return '<p>' + p + '</p>'; }).join('');
+  document.getElementById('root').appendChild(article);
+});</script></body></html>"""
+MOON_API_JSON = json.dumps(
+    {
+        "title": "Facts about the Moon",
+        "paragraphs": [
+            "The Moon is about 384,400 kilometres from Earth on average.",
+            "Its diameter is about 3,474 kilometres, a little over a quarter of Earth's.",
+            "The same side of the Moon always faces Earth because of tidal locking.",
+        ],
+    }
+)
 
 PDF_LINES = (
     "Annual Report on Glaciers",
@@ -95,6 +116,8 @@ def demo_routes() -> dict[str, Page]:
         "/news/lost-story": Page(SOFT_404_HTML),
         "/reports/everest": Page(make_pdf(PDF_LINES), content_type="application/pdf"),
         "/facts/oceans": Page(THIN_HTML),
+        "/apps/moon": Page(MOON_APP_HTML),
+        "/api/moon": Page(MOON_API_JSON, content_type="application/json"),
     }
 
 
@@ -118,6 +141,7 @@ OTHER_CASES = (
     DemoCase("The lost story reported record rainfall.", ("/news/lost-story",)),
     DemoCase("Mount Everest is 8,849 metres tall.", ("/reports/everest",)),
     DemoCase("The Pacific Ocean is the largest ocean on Earth.", ("/facts/oceans",)),
+    DemoCase("The Moon is about 384,400 kilometres from Earth.", ("/apps/moon",)),
 )
 
 
@@ -131,7 +155,7 @@ async def run_demo(
         allow_private_urls=True, fetcher="direct", judge_provider="checker"
     )
     with LoopbackSite(demo_routes()) as site:
-        async with Verifier(settings) as verifier:
+        async with build_verifier(settings) as verifier:
 
             async def run(case: DemoCase) -> VerifyResult:
                 urls = [site.url(path) for path in case.paths]
@@ -160,8 +184,11 @@ def main() -> None:
         print(json.dumps(spec_view(result), indent=2))
     for result in others:
         verdict = result.citations[0]
-        quote = f'  quote="{verdict.evidence_quote}"' if verdict.evidence_quote else ""
+        # JSON string: one line per page even when the quote spans a heading and a sentence.
+        quoted = json.dumps(verdict.evidence_quote, ensure_ascii=False)
+        quote = f"  quote={quoted}" if verdict.evidence_quote else ""
+        rendered = "  rendered=yes" if verdict.rendered else ""
         print(
             f"{verdict.url}  label={verdict.label.value}  reason={verdict.reason or '-'}"
-            f"  status={verdict.original_status}{quote}"
+            f"  status={verdict.original_status}{rendered}{quote}"
         )
