@@ -28,6 +28,7 @@ from citation_verifier.cli import app
 from citation_verifier.demo.loopback import LoopbackSite, Page, Route
 from citation_verifier.retrieve import MiniLMEmbedder
 from citation_verifier.settings import Settings
+from citation_verifier.terminal import ExitCode
 
 Serve = Callable[[Mapping[str, Route]], LoopbackSite]
 
@@ -136,7 +137,7 @@ def test_progress_bar_shows_citations_per_second_unless_quiet(
 
 def test_cli_batch_names_a_missing_input_file(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["batch", str(tmp_path / "nope.jsonl")])
-    assert result.exit_code == 2
+    assert result.exit_code == ExitCode.INPUT
     assert "input file not found" in result.output
 
 

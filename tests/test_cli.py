@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping
 
 from citation_verifier.demo.loopback import LoopbackSite, Page, Route
 from citation_verifier.demo.site import BOILING_HTML
+from citation_verifier.terminal import ExitCode
 
 Serve = Callable[[Mapping[str, Route]], LoopbackSite]
 CLAIM = "Water boils at 100 degrees Celsius at sea level."
@@ -73,14 +74,14 @@ def test_verify_refuses_loopback_without_allow_private(serve: Serve) -> None:
 
 def test_malformed_url_is_a_clear_error_not_a_traceback() -> None:
     done = run("verify", CLAIM, "not-a-url")
-    assert done.returncode == 2
+    assert done.returncode == ExitCode.INPUT
     assert "not an http(s) URL" in done.stderr
     assert "Traceback" not in done.stderr
 
 
 def test_blank_claim_is_a_clear_error() -> None:
     done = run("verify", "  ", "https://example.com/")
-    assert done.returncode == 2
+    assert done.returncode == ExitCode.INPUT
     assert "claim" in done.stderr and "Traceback" not in done.stderr
 
 

@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 from citation_verifier.cli import app
 from citation_verifier.demo.loopback import LoopbackSite
 from citation_verifier.fetch.crawlbase import StoredPageNotFound, replay_rid
+from citation_verifier.terminal import ExitCode
 from fake_crawlbase import JS_TOKEN, NORMAL_TOKEN, Canned, FakeCrawlbase, cb_settings, origin_site
 
 BOIL = "Water boils at 100 degrees Celsius at sea level."
@@ -70,7 +71,7 @@ def test_cli_crawlbase_without_token_is_a_clear_error(origin: LoopbackSite) -> N
         ["verify", BOIL, origin.url("/articles/boiling")],
         env={"FETCHER": "crawlbase", "CRAWLBASE_TOKEN": ""},
     )
-    assert result.exit_code == 2
+    assert result.exit_code == ExitCode.CONFIG
     assert "CRAWLBASE_TOKEN" in result.stderr and "Traceback" not in result.output
 
 
@@ -81,7 +82,7 @@ def test_cli_rejected_token_is_a_clear_error_without_the_token(origin: LoopbackS
             ["verify", BOIL, origin.url("/articles/boiling")],
             env=_env(fake, CRAWLBASE_TOKEN="rejected-token-42"),
         )
-    assert result.exit_code == 2
+    assert result.exit_code == ExitCode.CONFIG
     assert "HTTP 401" in result.stderr and "CRAWLBASE_TOKEN" in result.stderr
     assert "rejected-token-42" not in result.output
 

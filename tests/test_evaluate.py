@@ -21,6 +21,7 @@ from citation_verifier.models import Label
 from citation_verifier.retrieve import MiniLMEmbedder
 from citation_verifier.settings import Settings
 from citation_verifier.splits import SPLITS, split_of
+from citation_verifier.terminal import ExitCode
 
 ROWS = [
     {
@@ -178,7 +179,11 @@ def test_eval_command_reports_missing_file_clearly(tmp_path: Path) -> None:
         timeout=60,
         check=False,
     )
-    assert done.returncode == 2 and "no such file" in done.stderr and "Traceback" not in done.stderr
+    assert (
+        done.returncode == ExitCode.INPUT
+        and "no such file" in done.stderr
+        and "Traceback" not in done.stderr
+    )
 
 
 def test_eval_command_prints_a_markdown_table(tmp_path: Path) -> None:

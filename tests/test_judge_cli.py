@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 
 from citation_verifier.cli import app
 from citation_verifier.demo.loopback import LoopbackSite, Page, Route
+from citation_verifier.terminal import ExitCode
 from fake_llm import USAGE_IN, USAGE_OUT, Action, FakeLLM, Text, Verdict, passages_in
 from llm_setup import PROVIDERS, make_fake, provider_env
 
@@ -112,7 +113,7 @@ def test_invalid_output_ends_as_judge_error_reason(site: LoopbackSite) -> None:
 def test_missing_key_is_a_clear_cli_error(provider: str, variable: str, site: LoopbackSite) -> None:
     env = {"JUDGE_PROVIDER": provider, variable: ""}
     result = run_cli(env, CLAIM, site.url("/boiling"))
-    assert result.exit_code == 2
+    assert result.exit_code == ExitCode.CONFIG
     assert variable in result.output and "Traceback" not in result.output
 
 
@@ -120,6 +121,6 @@ def test_rejected_key_is_a_clear_cli_error_without_the_key(site: LoopbackSite) -
     with make_fake("openai") as fake:
         env = {**provider_env("openai", fake), "OPENAI_API_KEY": "sk-wrong-value"}
         result = run_cli(env, CLAIM, site.url("/boiling"))
-    assert result.exit_code == 2
+    assert result.exit_code == ExitCode.CONFIG
     assert "OPENAI_API_KEY" in result.output and "sk-wrong-value" not in result.output
     assert result.exception is None or isinstance(result.exception, SystemExit)

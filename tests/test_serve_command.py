@@ -15,6 +15,7 @@ import pytest
 
 from citation_verifier.demo.loopback import LoopbackSite, Route
 from citation_verifier.demo.site import demo_routes
+from citation_verifier.terminal import ExitCode
 
 WATER_100 = "Water boils at 100 degrees Celsius at sea level."
 
@@ -86,7 +87,7 @@ def test_serve_reports_a_port_it_cannot_use(
     port = url.rsplit(":", 1)[1]
     second = _start("--port", port)
     _, stderr = second.communicate(timeout=30)
-    assert second.returncode == 2
+    assert second.returncode == ExitCode.INPUT
     assert f"cannot listen on 127.0.0.1:{port}" in stderr
     assert "Traceback" not in stderr
 
@@ -94,6 +95,6 @@ def test_serve_reports_a_port_it_cannot_use(
 def test_serve_reports_an_invalid_setting_by_name_without_a_traceback() -> None:
     process = _start("--port", "0", SERVICE_MAX_IN_FLIGHT="zero")
     stdout, stderr = process.communicate(timeout=30)
-    assert process.returncode == 2
+    assert process.returncode == ExitCode.CONFIG
     assert "SERVICE_MAX_IN_FLIGHT" in stderr and "Traceback" not in stderr
     assert "listening" not in stdout

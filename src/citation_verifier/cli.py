@@ -3,17 +3,28 @@
 from __future__ import annotations
 
 import asyncio
+import json
+import os
 import sys
 from typing import Annotated
 
 import typer
-from pydantic import ValidationError
+from pydantic import SecretStr, ValidationError
 from rich.console import Console
-from rich.table import Table
+from rich.text import Text
 
+from citation_verifier import __version__
 from citation_verifier.errors import CitationVerifierError
 from citation_verifier.eval_cli import eval_command
 from citation_verifier.models import Label, Reason, VerifyRequest, VerifyResult
+from citation_verifier.terminal import (
+    ExitCode,
+    error_text,
+    fail,
+    load_settings,
+    print_note,
+    print_table,
+)
 
 app = typer.Typer(
     add_completion=False,
@@ -29,14 +40,28 @@ _LABEL_STYLE = {
 }
 
 
-def _fail(message: str, code: int = 2) -> typer.Exit:
-    Console(stderr=True).print(f"[red]error:[/red] {message}", highlight=False)
-    return typer.Exit(code)
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"citation-verifier {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_version, is_eager=True, help="Print the version and exit."
+        ),
+    ] = False,
+) -> None:
+    """Check whether the pages an LLM cited actually say what it claimed."""
 
 
 def _validation_message(error: ValidationError) -> str:
     return "; ".join(
-        f"{'.'.join(str(p) for p in e['loc']) or 'input'}: {e['msg']}" for e in error.errors()
+        f"{'.'.join(str(p) for p in e['loc']) or 'input'}: {error_text(e['msg'])}"
+        for e in error.errors()
     )
 
 
@@ -64,29 +89,28 @@ def judge_summary(result: VerifyResult) -> list[str]:
 
 
 def _print_table(result: VerifyResult) -> None:
-    console = Console()
-    style = _LABEL_STYLE[result.overall]
-    console.print(f"Claim: {result.claim}", highlight=False)
-    console.print(f"Overall: [{style}]{result.overall.value}[/{style}]")
-    table = Table(show_lines=True)
-    for column in ("URL", "label", "reason", "status", "confidence", "evidence"):
-        table.add_column(column, overflow="fold")
-    for c in result.citations:
-        s = _LABEL_STYLE[c.label]
-        table.add_row(
-            c.url if c.final_url in (None, c.url) else f"{c.url}\n→ {c.final_url}",
-            f"[{s}]{c.label.value}[/{s}]",
-            c.reason or "",
-            "" if c.original_status is None else str(c.original_status),
-            f"{c.confidence:.2f}",
-            c.evidence_quote or (c.detail or ""),
-        )
-    console.print(table)
+    # Claims, URLs and quotes are the user's and the page's text: Text cells, never markup.
+    console = Console(highlight=False, soft_wrap=True)
+    console.print(Text(f"Claim: {result.claim}"))
+    console.print(Text.assemble("Overall: ", (result.overall.value, _LABEL_STYLE[result.overall])))
+    rows = [
+        [
+            Text(c.url if c.final_url in (None, c.url) else f"{c.url}\n→ {c.final_url}"),
+            Text(c.label.value, style=_LABEL_STYLE[c.label]),
+            Text(c.reason or ""),
+            Text("" if c.original_status is None else str(c.original_status)),
+            Text(f"{c.confidence:.2f}"),
+            Text(c.evidence_quote or (c.detail or "")),
+        ]
+        for c in result.citations
+    ]
+    columns = ("URL", "label", "reason", "status", "confidence", "evidence")
+    print_table(columns, rows, show_lines=True)
     if any(c.attempts for c in result.citations):
         per_url = ", ".join(f"{c.credits:g}" for c in result.citations)
-        console.print(f"Crawlbase credits: {result.credits:g} (per citation: {per_url})")
+        console.print(Text(f"Crawlbase credits: {result.credits:g} (per citation: {per_url})"))
     for line in judge_summary(result):
-        console.print(line, highlight=False)
+        console.print(Text(line))
 
 
 @app.command()
@@ -96,33 +120,99 @@ def verify(
     json_output: Annotated[
         bool, typer.Option("--json", help="Print the VerifyResult JSON instead of a table.")
     ] = False,
+    fail_on: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--fail-on",
+            metavar="LABEL[,LABEL]",
+            help="Exit with status 1 when a citation gets one of these labels, e.g. "
+            "--fail-on contradicted,unreachable (repeatable). For CI gates.",
+        ),
+    ] = None,
 ) -> None:
     """Verify CLAIM against each cited URL."""
     from citation_verifier.pipeline import build_verifier
-    from citation_verifier.settings import Settings
 
+    gate = _labels(fail_on or [])
     try:
         request = VerifyRequest(claim=claim, urls=urls)
     except ValidationError as error:
-        raise _fail(_validation_message(error)) from None
+        raise fail(_validation_message(error), ExitCode.INPUT) from None
+    settings = load_settings()
 
     async def run() -> VerifyResult:
-        async with build_verifier(Settings()) as verifier:
+        async with build_verifier(settings) as verifier:
             return await verifier.verify(request)
 
     try:
         result = asyncio.run(run())
-    except (CitationVerifierError, ValidationError) as error:
-        raise _fail(str(error)) from None
+    except CitationVerifierError as error:
+        raise fail(str(error), ExitCode.CONFIG) from None
     if json_output:
         sys.stdout.write(result.model_dump_json(indent=2) + "\n")
     else:
         _print_table(result)
     for c in result.citations:
         if c.reason == Reason.FORBIDDEN_ADDRESS:
-            Console(stderr=True).print(
-                f"[yellow]refused[/yellow] {c.url}: {c.detail}", highlight=False
-            )
+            print_note(f"refused {c.url}: {c.detail}")
+    gated = [c for c in result.citations if c.label in gate]
+    if gated:
+        labels = ", ".join(sorted({c.label.value for c in gated}))
+        print_note(f"--fail-on: {len(gated)} citation(s) {labels}")
+        raise typer.Exit(int(ExitCode.FAIL_ON))
+
+
+def _labels(values: list[str]) -> set[Label]:
+    """``--fail-on`` values (repeated and/or comma-separated) as labels."""
+    names = {name.strip().lower() for value in values for name in value.split(",") if name.strip()}
+    known = {label.value for label in Label}
+    unknown = sorted(names - known)
+    if unknown:
+        raise fail(
+            f"--fail-on: unknown label {', '.join(unknown)}; expected: {', '.join(sorted(known))}"
+        )
+    return {Label(name) for name in names}
+
+
+@app.command("config")
+def show_config(
+    json_output: Annotated[
+        bool, typer.Option("--json", help="One JSON object per setting.")
+    ] = False,
+    reference: Annotated[
+        bool,
+        typer.Option(
+            "--reference", help="Print the Markdown reference of every variable and reason."
+        ),
+    ] = False,
+) -> None:
+    """Print the effective settings (secrets masked) and where each came from."""
+    if reference:
+        from citation_verifier.reference import reference_markdown
+
+        sys.stdout.write(reference_markdown())
+        return
+    settings = load_settings()
+    rows = []
+    for name, field in type(settings).model_fields.items():
+        variable = name.upper()
+        value = getattr(settings, name)
+        if isinstance(value, SecretStr):
+            shown = "***" if value.get_secret_value() else ""
+        else:
+            dumped = settings.model_dump(mode="json", include={name})[name]
+            shown = dumped if isinstance(dumped, str) else json.dumps(dumped)
+        source = "environment" if variable in os.environ else "default"
+        rows.append((variable, shown, source, field.description or ""))
+    if json_output:
+        for variable, shown, source, description in rows:
+            record = {"name": variable, "value": shown, "source": source}
+            sys.stdout.write(json.dumps(record | {"description": description}) + "\n")
+        return
+    print_table(
+        ("variable", "value", "source", "description"),
+        [[Text(cell) for cell in row] for row in rows],
+    )
 
 
 @app.command()
@@ -133,7 +223,7 @@ def demo() -> None:
     try:
         run_demo()
     except CitationVerifierError as error:
-        raise _fail(str(error)) from None
+        raise fail(str(error), ExitCode.CONFIG) from None
 
 
 # Sub-commands that live in their own modules register here, one line each.

@@ -21,6 +21,7 @@ from rich.progress import (
 from rich.table import Table
 
 from citation_verifier.splits import SPLITS, Split
+from citation_verifier.terminal import ExitCode, fail, load_settings
 
 if TYPE_CHECKING:
     from citation_verifier.evaluate import Scores
@@ -55,17 +56,13 @@ def eval_command(
 ) -> None:
     """Score the judge on human-labelled claim/source pairs, per dataset."""
     from citation_verifier.evaluate import evaluate_files
-    from citation_verifier.settings import Settings
 
     if split not in (*SPLITS, "all"):
-        Console(stderr=True).print(
-            f"error: --split must be one of {', '.join((*SPLITS, 'all'))}", markup=False
-        )
-        raise typer.Exit(2)
+        raise fail(f"--split must be one of {', '.join((*SPLITS, 'all'))}")
     missing = [str(f) for f in files if not f.is_file()]
     if missing:
-        Console(stderr=True).print(f"[red]error:[/red] no such file: {', '.join(missing)}")
-        raise typer.Exit(2)
+        raise fail(f"no such file: {', '.join(missing)}", ExitCode.INPUT)
+    settings = load_settings()
     progress = Progress(
         TextColumn("{task.description}"),
         BarColumn(),
@@ -85,7 +82,7 @@ def eval_command(
         results = asyncio.run(
             evaluate_files(
                 files,
-                settings=Settings(),
+                settings=settings,
                 limit=limit,
                 seed=seed,
                 via_http=via_http,

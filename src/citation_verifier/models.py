@@ -23,46 +23,64 @@ class Reason(StrEnum):
     Dead-link statuses other than 404/410 use ``http_reason(code)`` (``http_500`` and so on).
     """
 
-    #: The origin answered 404 Not Found.
     HTTP_404 = "http_404"
-    #: The origin answered 410 Gone.
     HTTP_410 = "http_410"
-    #: The origin answered 200 with a short "page not found" template.
     SOFT_404 = "soft_404"
-    #: A deep link landed on the site's homepage after redirects.
     REDIRECTED_TO_HOMEPAGE = "redirected_to_homepage"
-    #: A PDF whose text could not be extracted.
     PDF_UNSUPPORTED = "pdf_unsupported"
-    #: The judge's quote does not occur in the passages it was shown.
     EVIDENCE_QUOTE_NOT_IN_SOURCE = "evidence_quote_not_in_source"
-    #: The fetch did not finish within the configured time.
     TIMEOUT = "timeout"
-    #: The host name does not resolve.
     DNS_ERROR = "dns_error"
-    #: The connection was refused, reset or failed at the TLS/protocol level.
     CONNECTION_ERROR = "connection_error"
-    #: The target resolves to a private, loopback, link-local or reserved address (SSRF guard).
     FORBIDDEN_ADDRESS = "forbidden_address"
-    #: The origin or an intermediary refused to serve us (bot wall, 401/403/429).
     BLOCKED = "blocked"
-    #: A crawling backend could not crawl the page.
     CRAWL_FAILED = "crawl_failed"
-    #: Redirects did not end (loop or more hops than allowed).
     TOO_MANY_REDIRECTS = "too_many_redirects"
-    #: A redirect pointed somewhere that is not an http(s) URL.
     INVALID_REDIRECT = "invalid_redirect"
-    #: The body exceeds the configured maximum size.
     TOO_LARGE = "too_large"
-    #: The body is not HTML, text or PDF (images, archives, binaries).
     UNSUPPORTED_CONTENT_TYPE = "unsupported_content_type"
-    #: The page needs JavaScript to show its text and no renderer was available.
     JS_REQUIRED = "js_required"
-    #: The page loaded but holds no readable text to judge.
     EMPTY_PAGE = "empty_page"
-    #: The judge failed to produce a usable verdict (invalid output, provider error).
     JUDGE_ERROR = "judge_error"
-    #: An LLM verdict the embedded cross-check disagreed with, downgraded (CROSS_CHECK_DOWNGRADE).
     CROSS_CHECK_DISAGREE = "cross_check_disagree"
+
+
+REASON_MEANINGS: dict[Reason, str] = {
+    Reason.HTTP_404: "The origin answered 404 Not Found.",
+    Reason.HTTP_410: "The origin answered 410 Gone.",
+    Reason.SOFT_404: "The origin answered 200 with a short 'page not found' template.",
+    Reason.REDIRECTED_TO_HOMEPAGE: "A deep link landed on the site's homepage after redirects.",
+    Reason.PDF_UNSUPPORTED: "A PDF whose text could not be extracted.",
+    Reason.EVIDENCE_QUOTE_NOT_IN_SOURCE: (
+        "The judge's quote does not occur in the passages it was shown."
+    ),
+    Reason.TIMEOUT: "The fetch did not finish within the configured time.",
+    Reason.DNS_ERROR: "The host name does not resolve.",
+    Reason.CONNECTION_ERROR: (
+        "The connection was refused, reset or failed at the TLS/protocol level."
+    ),
+    Reason.FORBIDDEN_ADDRESS: (
+        "The target resolves to a private, loopback, link-local or reserved address (SSRF guard)."
+    ),
+    Reason.BLOCKED: "The origin or an intermediary refused to serve us (bot wall, 401/403/429).",
+    Reason.CRAWL_FAILED: "A crawling backend could not crawl the page.",
+    Reason.TOO_MANY_REDIRECTS: "Redirects did not end (loop or more hops than allowed).",
+    Reason.INVALID_REDIRECT: "A redirect pointed somewhere that is not an http(s) URL.",
+    Reason.TOO_LARGE: "The body exceeds the configured maximum size.",
+    Reason.UNSUPPORTED_CONTENT_TYPE: (
+        "The body is not HTML, text or PDF (images, archives, binaries)."
+    ),
+    Reason.JS_REQUIRED: "The page needs JavaScript to show its text and no renderer was available.",
+    Reason.EMPTY_PAGE: "The page loaded but holds no readable text to judge.",
+    Reason.JUDGE_ERROR: (
+        "The judge failed to produce a usable verdict (invalid output, provider error)."
+    ),
+    Reason.CROSS_CHECK_DISAGREE: (
+        "An LLM verdict the embedded cross-check disagreed with, downgraded "
+        "(CROSS_CHECK_DOWNGRADE)."
+    ),
+}
+"""What each reason means (the docs' reference table is generated from it)."""
 
 
 def http_reason(status: int) -> str:

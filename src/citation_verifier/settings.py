@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import Field, IPvAnyNetwork, SecretStr
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field, IPvAnyNetwork, SecretStr, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 
 class Settings(BaseSettings):
@@ -19,7 +20,7 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="", extra="ignore", frozen=True)
 
     # --- fetch (SPEC §3) ---
-    fetcher: str = Field(
+    fetcher: Literal["auto", "direct", "crawlbase"] = Field(
         default="auto",
         description="Fetch backend: auto (crawlbase when CRAWLBASE_TOKEN is set, else direct), "
         "direct, crawlbase.",
@@ -28,15 +29,19 @@ class Settings(BaseSettings):
         default=False,
         description="Allow loopback/private/link-local targets. Off by default (SSRF guard).",
     )
-    private_allowlist: list[IPvAnyNetwork] = Field(
+    private_allowlist: Annotated[list[IPvAnyNetwork], NoDecode] = Field(
         default_factory=list,
         description="Non-public networks that may be fetched even with the guard on, as a JSON "
         'list, e.g. ["10.20.0.0/16"].',
     )
     fetch_timeout_s: float = Field(default=20.0, gt=0, description="Whole-fetch deadline.")
-    connect_timeout_s: float = Field(default=10.0, gt=0)
+    connect_timeout_s: float = Field(
+        default=10.0, gt=0, description="Deadline to open a connection (within FETCH_TIMEOUT_S)."
+    )
     max_body_bytes: int = Field(default=10 * 1024 * 1024, gt=0, description="Body size cap.")
-    max_redirects: int = Field(default=10, ge=0)
+    max_redirects: int = Field(
+        default=10, ge=0, description="Redirect hops followed (each checked by the SSRF guard)."
+    )
     user_agent: str = Field(
         default="citation-verifier/0.1 (+https://github.com/citation-verifier)",
         description="User-Agent sent by the direct fetcher.",
@@ -52,11 +57,19 @@ class Settings(BaseSettings):
     )
 
     # --- passages and retrieval (SPEC §4) ---
-    passage_max_words: int = Field(default=200, ge=1)
-    top_k: int = Field(default=3, ge=1)
+    passage_max_words: int = Field(
+        default=200,
+        ge=1,
+        description="Paragraphs are packed into passages of at most this many words.",
+    )
+    top_k: int = Field(
+        default=3, ge=1, description="Passages (most relevant to the claim) the judge reads."
+    )
 
     # --- judge (SPEC §5) ---
-    judge_provider: str = Field(
+    judge_provider: Literal[
+        "auto", "checker", "local", "lexical", "openai", "anthropic", "ollama"
+    ] = Field(
         default="auto",
         description="Judge: auto (openai when OPENAI_API_KEY is set, else checker), checker (the "
         "trained claim checker, with the second opinion of CHECKER_SECOND_OPINION), local (the "
@@ -159,7 +172,10 @@ class Settings(BaseSettings):
     )
 
     # --- paths ---
-    cache_dir: Path = Field(default=Path.home() / ".cache" / "citation-verifier")
+    cache_dir: Path = Field(
+        default=Path.home() / ".cache" / "citation-verifier",
+        description="Where the audit database and page snapshots live by default.",
+    )
 
     # --- Crawlbase backend (secrets are SecretStr: never printed) ---
     crawlbase_token: SecretStr | None = Field(default=None, description="Normal token.")
@@ -202,25 +218,41 @@ class Settings(BaseSettings):
     openai_api_key: SecretStr | None = Field(
         default=None, description="Key for JUDGE_PROVIDER=openai."
     )
-    openai_base_url: str = Field(default="https://api.openai.com/v1")
-    openai_model: str = Field(default="gpt-4.1-mini")
-    anthropic_api_key: SecretStr | None = Field(default=None)
-    anthropic_base_url: str = Field(default="https://api.anthropic.com")
-    anthropic_model: str = Field(default="claude-haiku-4-5")
-    ollama_host: str = Field(default="http://127.0.0.1:11434")
-    ollama_model: str = Field(default="qwen2.5:7b-instruct")
+    openai_base_url: str = Field(
+        default="https://api.openai.com/v1", description="OpenAI-compatible API base URL."
+    )
+    openai_model: str = Field(default="gpt-4.1-mini", description="Model of JUDGE_PROVIDER=openai.")
+    anthropic_api_key: SecretStr | None = Field(
+        default=None, description="Key for JUDGE_PROVIDER=anthropic."
+    )
+    anthropic_base_url: str = Field(
+        default="https://api.anthropic.com", description="Anthropic Messages API base URL."
+    )
+    anthropic_model: str = Field(
+        default="claude-haiku-4-5", description="Model of JUDGE_PROVIDER=anthropic."
+    )
+    ollama_host: str = Field(
+        default="http://127.0.0.1:11434", description="Ollama server of JUDGE_PROVIDER=ollama."
+    )
+    ollama_model: str = Field(
+        default="qwen2.5:7b-instruct", description="Model of JUDGE_PROVIDER=ollama."
+    )
     judge_timeout_s: float = Field(default=60.0, gt=0, description="Per LLM call.")
     judge_max_retries: int = Field(
         default=3, ge=0, description="Retries on 429/5xx/timeouts/connection errors."
     )
     judge_backoff_s: float = Field(default=1.0, ge=0, description="First retry backoff; doubles.")
-    judge_backoff_max_s: float = Field(default=30.0, ge=0)
+    judge_backoff_max_s: float = Field(
+        default=30.0, ge=0, description="Longest pause between retries of an LLM call."
+    )
     judge_retry_after_max_s: float = Field(
         default=120.0, ge=0, description="A longer Retry-After fails the call instead of waiting."
     )
-    judge_max_output_tokens: int = Field(default=1024, ge=16)
+    judge_max_output_tokens: int = Field(
+        default=1024, ge=16, description="Output token cap of an LLM verdict."
+    )
     judge_concurrency: int = Field(default=8, ge=1, description="Parallel LLM calls per judge.")
-    judge_prices: dict[str, tuple[float, float]] = Field(
+    judge_prices: Annotated[dict[str, tuple[float, float]], NoDecode] = Field(
         default_factory=lambda: {
             "gpt-4.1-mini": (0.40, 1.60),
             "gpt-4.1-nano": (0.10, 0.40),
@@ -318,6 +350,13 @@ class Settings(BaseSettings):
     audit_enabled: bool = Field(
         default=True, description="Record every verdict (audit row + page snapshot)."
     )
+    audit_retention_days: int = Field(
+        default=90,
+        ge=0,
+        description="Records older than this many days, and the snapshots only they referred "
+        "to, are deleted (checked at most once a day, when a process first records a verdict); "
+        "0 keeps everything.",
+    )
     audit_db_url: SecretStr | None = Field(
         default=None,
         description="SQLAlchemy URL of the audit store (may hold a password, hence secret); "
@@ -332,3 +371,21 @@ class Settings(BaseSettings):
     audit_busy_timeout_s: float = Field(
         default=30.0, gt=0, description="How long a SQLite writer waits for the write lock."
     )
+
+    @field_validator("fetcher", "judge_provider", "render_js", mode="before")
+    @classmethod
+    def _choice(cls, value: Any) -> Any:
+        """Choices are case-insensitive and may carry stray spaces (``JUDGE_PROVIDER=OpenAI``)."""
+        return value.strip().lower() if isinstance(value, str) else value
+
+    @field_validator("private_allowlist", "judge_prices", mode="before")
+    @classmethod
+    def _json(cls, value: Any) -> Any:
+        """List and mapping settings are JSON in the environment; a value that is not JSON is a
+        validation error like any other (reported with the rest, never a traceback)."""
+        if not isinstance(value, str):
+            return value
+        try:
+            return json.loads(value)
+        except json.JSONDecodeError:
+            raise ValueError("not valid JSON (a list or mapping setting is a JSON value)") from None

@@ -14,7 +14,6 @@ from types import TracebackType
 from typing import Any, Protocol
 
 from citation_verifier.aggregate import aggregate
-from citation_verifier.errors import ConfigurationError
 from citation_verifier.fetch.base import Fetcher
 from citation_verifier.fetch.policy import Document, PagePolicy, Settled
 from citation_verifier.guard import apply_guard
@@ -56,13 +55,9 @@ def make_fetcher(settings: Settings) -> Fetcher:
         from citation_verifier.fetch.crawlbase import CrawlbaseFetcher
 
         return CrawlbaseFetcher(settings)
-    if settings.fetcher in ("direct", "auto"):
-        from citation_verifier.fetch.direct import DirectFetcher
+    from citation_verifier.fetch.direct import DirectFetcher
 
-        return DirectFetcher(settings)
-    raise ConfigurationError(
-        f"unknown FETCHER {settings.fetcher!r}; expected: auto, direct, crawlbase"
-    )
+    return DirectFetcher(settings)
 
 
 def make_judge(settings: Settings, embedder: Embedder) -> Judge:

@@ -20,6 +20,7 @@ from citation_verifier.audit.snapshots import SnapshotStore
 from citation_verifier.audit.store import SqlAuditStore
 from citation_verifier.cli import app
 from citation_verifier.demo.loopback import LoopbackSite
+from citation_verifier.terminal import ExitCode
 
 from .conftest import make_record, site_routes
 
@@ -62,7 +63,11 @@ def test_list_shows_every_verified_citation(trail: Trail) -> None:
     assert {r["id"] for r in listed} == {c["audit_id"] for c in trail.verified}
     assert len(listed) == 3
     table = invoke(trail.env, "audit", "list")
-    assert table.exit_code == 0 and "3 of 3 matching record(s)" in table.stdout
+    assert table.exit_code == 0 and "3 of 3 matching record(s)" in table.stderr
+    # Piped (CliRunner's stdout is no terminal): one whole tab-separated line per record.
+    rows = [line.split("\t") for line in table.stdout.splitlines()]
+    assert len(rows) == 3 and all(len(row) == 6 for row in rows)
+    assert {row[4] for row in rows} == {c["url"] for c in trail.verified}
 
 
 def test_list_filters_by_label_url_claim_and_time(trail: Trail) -> None:
@@ -192,7 +197,7 @@ def test_a_bad_database_url_is_a_clear_message(tmp_path: Path) -> None:
     result = invoke(
         {"AUDIT_DB_URL": "postgresql+psycopg://u:hunter2@127.0.0.1:9/x"}, "audit", "list"
     )
-    assert result.exit_code == 2 and "cannot open the audit database" in result.output
+    assert result.exit_code == ExitCode.CONFIG and "cannot open the audit database" in result.output
     assert "hunter2" not in result.output
 
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import hashlib
+import os
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from citation_verifier.audit.recorder import (
@@ -21,6 +23,8 @@ from citation_verifier.pipeline import build_verifier
 from citation_verifier.retrieve import MiniLMEmbedder
 from citation_verifier.settings import Settings
 from citation_verifier.verifier import Verifier
+
+from .conftest import make_record
 
 CLAIM = "Water boils at 100 degrees Celsius at sea level."
 
@@ -170,3 +174,37 @@ def test_judge_names_split_into_provider_and_model() -> None:
     assert split_judge_name("openai/gpt-4o-mini") == ("openai", "gpt-4o-mini")
     assert split_judge_name("local") == ("local", None)
     assert split_judge_name(None) == (None, None)
+
+
+async def test_records_older_than_the_retention_are_deleted_once_a_day(
+    site: LoopbackSite, tmp_path: Path, embedder: MiniLMEmbedder
+) -> None:
+    settings = Settings(allow_private_urls=True, cache_dir=tmp_path, audit_retention_days=30)
+    store = SqlAuditStore(audit_db_url(settings))
+    snapshots = SnapshotStore(snapshot_dir(settings))
+    old_snapshot = snapshots.put(b"a page seen long ago")
+    old_time = datetime.now(UTC) - timedelta(days=31)
+    os.utime(snapshots.path(old_snapshot), (old_time.timestamp(), old_time.timestamp()))
+    old = make_record(created_at=old_time, snapshot_id=old_snapshot, raw_snapshot_id=None)
+    recent = make_record(created_at=datetime.now(UTC) - timedelta(days=29), snapshot_id=None)
+    store.add(old)
+    store.add(recent)
+    (new_id,) = await _verify(settings, embedder, CLAIM, [site.url("/boiling")])
+    assert {r.id for r in store.iterate()} == {recent.id, new_id}
+    assert not snapshots.exists(old_snapshot)
+    # Checked once a day: a record that ages out now stays until the next day's check.
+    store.add(make_record(created_at=old_time))
+    await _verify(settings, embedder, CLAIM, [site.url("/boiling")])
+    assert store.count() == 4
+    store.close()
+
+
+async def test_a_retention_of_zero_keeps_everything(
+    site: LoopbackSite, tmp_path: Path, embedder: MiniLMEmbedder
+) -> None:
+    settings = Settings(allow_private_urls=True, cache_dir=tmp_path, audit_retention_days=0)
+    store = SqlAuditStore(audit_db_url(settings))
+    store.add(make_record(created_at=datetime.now(UTC) - timedelta(days=3650)))
+    await _verify(settings, embedder, CLAIM, [site.url("/boiling")])
+    assert store.count() == 2
+    store.close()

@@ -13,12 +13,12 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
-from rich.table import Table
 from rich.text import Text
 
 from citation_verifier.audit.records import AuditFilter, AuditRecord
 from citation_verifier.errors import CitationVerifierError
 from citation_verifier.models import Label
+from citation_verifier.terminal import ExitCode, fail, load_settings, print_note, print_table
 
 if TYPE_CHECKING:
     from citation_verifier.audit.rejudge import Rejudged
@@ -46,11 +46,6 @@ UntilOption = Annotated[
 JsonOption = Annotated[bool, typer.Option("--json", help="JSON (one object per line).")]
 
 
-def _fail(message: str, code: int = 2) -> typer.Exit:
-    Console(stderr=True).print(Text.assemble(("error:", "red"), " ", message))
-    return typer.Exit(code)
-
-
 def _filter(
     label: Label | None,
     url: str | None,
@@ -69,30 +64,29 @@ def _filter(
             until=parse_time(until) if until else None,
         )
     except ValueError as error:
-        raise _fail(str(error)) from None
+        raise fail(str(error)) from None
 
 
 @contextmanager
 def _opened() -> Iterator[tuple[AuditStore, SnapshotStore, Settings]]:
     """The configured store and snapshots; every error of ours becomes a clear message."""
-    from pydantic import ValidationError
-
     from citation_verifier.audit.recorder import audit_db_url, snapshot_dir
     from citation_verifier.audit.snapshots import SnapshotStore
     from citation_verifier.audit.store import SqlAuditStore
-    from citation_verifier.settings import Settings
 
+    settings = load_settings()
     try:
-        settings = Settings()
         store = SqlAuditStore(audit_db_url(settings), busy_timeout_s=settings.audit_busy_timeout_s)
-    except ValidationError as error:
-        raise _fail(f"invalid settings: {error}") from None
     except CitationVerifierError as error:
-        raise _fail(str(error)) from None
+        raise fail(str(error), ExitCode.CONFIG) from None
+    except OSError as error:  # an unwritable CACHE_DIR or AUDIT_DB_URL folder
+        raise fail(
+            f"cannot open the audit store: {error.strerror}: {error.filename}", ExitCode.CONFIG
+        ) from None
     try:
         yield store, SnapshotStore(snapshot_dir(settings)), settings
     except (CitationVerifierError, ValueError) as error:
-        raise _fail(str(error)) from None
+        raise fail(str(error)) from None
     finally:
         store.close()
 
@@ -120,17 +114,15 @@ def list_records(
         for record in records:
             sys.stdout.write(record.model_dump_json() + "\n")
         return
-    table = Table(show_lines=False)
-    for column in ("id", "time (UTC)", "label"):
-        table.add_column(column, no_wrap=True)
-    for column in ("reason", "url", "claim"):
-        table.add_column(column, overflow="fold")
-    for r in records:
-        cells = (r.id[:12], _when(r), r.label.value, r.reason or "", r.url, r.claim)
-        table.add_row(*(Text(cell) for cell in cells))
-    console = Console()
-    console.print(table)
-    console.print(f"{len(records)} of {total} matching record(s)", highlight=False)
+    rows = [
+        [
+            Text(cell)
+            for cell in (r.id[:12], _when(r), r.label.value, r.reason or "", r.url, r.claim)
+        ]
+        for r in records
+    ]
+    print_table(("id", "time (UTC)", "label", "reason", "url", "claim"), rows)
+    print_note(f"{len(records)} of {total} matching record(s)")
 
 
 def _passage_text(record: AuditRecord, snapshots: SnapshotStore) -> str | None:
@@ -148,7 +140,7 @@ def show(
     with _opened() as (store, snapshots, _settings):
         record = store.get(record_id)
         if record is None:
-            raise _fail(f"no audit record with id {record_id!r}")
+            raise fail(f"no audit record with id {record_id!r}")
         page = _passage_text(record, snapshots)
     if json_output:
         sys.stdout.write(record.model_dump_json(indent=2) + "\n")
@@ -215,7 +207,7 @@ def export(
     from citation_verifier.audit.export import export as write
 
     if fmt not in FORMATS:
-        raise _fail(f"unknown format {fmt!r}; expected one of: {', '.join(FORMATS)}")
+        raise fail(f"unknown format {fmt!r}; expected one of: {', '.join(FORMATS)}")
     where = _filter(label, url, claim, since, until)
     with _opened() as (store, _, _settings):
         if out is None:
@@ -225,7 +217,7 @@ def export(
             with out.open("w", encoding="utf-8", newline="") as handle:
                 count = write(store.iterate(where), handle, fmt)
         except OSError as error:
-            raise _fail(f"cannot write {out}: {error.strerror}") from None
+            raise fail(f"cannot write {out}: {error.strerror}") from None
     Console(stderr=True).print(f"exported {count} record(s) to {out}", highlight=False)
 
 
@@ -271,14 +263,14 @@ def rejudge(
     from citation_verifier.verifier import Verifier
 
     if (record_id is None) == (not all_records):
-        raise _fail("give one record ID, or --all (with optional filters)")
+        raise fail("give one record ID, or --all (with optional filters)")
     where = _filter(label, url, claim, since, until)
     outcomes: list[Rejudged] = []
     with _opened() as (store, snapshots, settings):
         if record_id is not None:
             found = store.get(record_id)
             if found is None:
-                raise _fail(f"no audit record with id {record_id!r}")
+                raise fail(f"no audit record with id {record_id!r}")
             records: Iterator[AuditRecord] = iter([found])
         else:
             records = store.iterate(where)
@@ -349,7 +341,7 @@ def prune(
     try:
         cutoff = datetime.now(UTC) - parse_duration(older_than)
     except ValueError as error:
-        raise _fail(str(error)) from None
+        raise fail(str(error)) from None
     with _opened() as (store, snapshots, _settings):
         if dry_run:
             count = store.count(AuditFilter(until=cutoff))

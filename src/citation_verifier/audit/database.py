@@ -65,7 +65,14 @@ def open_engine(url: str, *, busy_timeout_s: float = 30.0) -> Engine:
         raise ConfigurationError(f"AUDIT_DB_URL is not a database URL: {safe_url(url)}") from None
     is_sqlite = parsed.get_backend_name() == "sqlite"
     if is_sqlite and parsed.database not in (None, "", ":memory:"):
-        Path(parsed.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+        folder = Path(parsed.database).expanduser().parent
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise ConfigurationError(
+                f"cannot create the audit database folder {folder} ({error.strerror}): set "
+                "CACHE_DIR or AUDIT_DB_URL to a writable place, or AUDIT_ENABLED=false"
+            ) from None
     try:
         engine = create_engine(
             parsed,

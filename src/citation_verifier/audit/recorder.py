@@ -8,9 +8,10 @@ import hashlib
 import json
 import re
 import threading
+import time
 import uuid
 from collections.abc import Sequence
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
@@ -20,6 +21,7 @@ from pydantic import SecretBytes, SecretStr
 from citation_verifier import __version__
 from citation_verifier.audit.records import AuditRecord, PassageRef
 from citation_verifier.audit.snapshots import SnapshotStore
+from citation_verifier.errors import ConfigurationError
 from citation_verifier.fetch.policy import Document
 from citation_verifier.models import SPEC_VERDICT_FIELDS, UrlVerdict
 from citation_verifier.passages import Passage, locate_quote, normalise_newlines
@@ -34,6 +36,7 @@ _PRIVATE_SETTING = re.compile(
     r"token|key|secret|password|passwd|url|dir|path|host|^audit_|^snapshot_", re.I
 )
 _REDACTED = "***"
+_DAY_S = 24 * 3600
 # UrlVerdict fields the record has columns for; any other field goes to ``extra``.
 _VERDICT_COLUMNS = SPEC_VERDICT_FIELDS | {"detail", "credits", "audit_id"}
 
@@ -116,7 +119,21 @@ class Auditor:
                 self._store = SqlAuditStore(
                     audit_db_url(self.settings), busy_timeout_s=self.settings.audit_busy_timeout_s
                 )
+                self._apply_retention(self._store)
             return self._store
+
+    def _apply_retention(self, store: AuditStore) -> None:
+        """Delete what ``AUDIT_RETENTION_DAYS`` no longer keeps, at most once a day (a marker
+        file in the snapshot folder records the last time)."""
+        days = self.settings.audit_retention_days
+        marker = self.snapshots.root / ".retention-applied"
+        if days == 0 or (marker.exists() and time.time() - marker.stat().st_mtime < _DAY_S):
+            return
+        from citation_verifier.audit.prune import prune
+
+        prune(store, self.snapshots, datetime.now(UTC) - timedelta(days=days))
+        marker.parent.mkdir(parents=True, exist_ok=True)
+        marker.touch()
 
     def close(self) -> None:
         """Close the store this auditor opened (it reopens on next use); a store handed to the
@@ -150,7 +167,13 @@ class Auditor:
         judge_name: str | None,
     ) -> UrlVerdict:
         """:meth:`record`, on the calling thread."""
-        record = self.build(claim, verdict, document, passages, judge_name)
+        try:
+            record = self.build(claim, verdict, document, passages, judge_name)
+        except OSError as error:  # the snapshot folder cannot be written
+            raise ConfigurationError(
+                f"cannot write page snapshots to {self.snapshots.root} ({error.strerror}): set "
+                "CACHE_DIR or SNAPSHOT_DIR to a writable place, or AUDIT_ENABLED=false"
+            ) from None
         self.store.add(record)
         return verdict.model_copy(update={"audit_id": record.id})
 

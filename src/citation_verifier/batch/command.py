@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import time
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
 import typer
-from pydantic import ValidationError
 from rich.console import Console
 from rich.progress import (
     BarColumn,
@@ -30,6 +30,7 @@ from citation_verifier.batch.reports import write_errors, write_report
 from citation_verifier.batch.summary import summary_lines
 from citation_verifier.errors import CitationVerifierError
 from citation_verifier.settings import Settings
+from citation_verifier.terminal import ExitCode, fail, load_settings, print_error, print_note
 
 
 class Engine(StrEnum):
@@ -60,6 +61,20 @@ class _RateColumn(ProgressColumn):
 
 def _sidecar(out: Path, suffix: str) -> Path:
     return out.with_name(out.name + suffix)
+
+
+def _check_writable(path: Path, option: str) -> None:
+    """Fail before any work when ``path`` cannot be written (a folder, a missing or read-only
+    parent), not after the whole batch was scored."""
+    if path.is_dir():
+        raise fail(f"{option} {path} is a folder, not a file", ExitCode.INPUT)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise fail(f"cannot write {option} {path}: {error.strerror}", ExitCode.INPUT) from None
+    target = path if path.exists() else path.parent
+    if not os.access(target, os.W_OK):
+        raise fail(f"cannot write {option} {path}: permission denied", ExitCode.INPUT)
 
 
 def _runner(engine: Engine, settings: Settings) -> Runner:
@@ -151,13 +166,8 @@ def batch(
     """Score every citation of INPUT.jsonl; write a per-citation report and print precision."""
     err = Console(stderr=True, highlight=False, soft_wrap=True)
     if not input_path.is_file():
-        err.print(f"[red]error:[/red] input file not found: {input_path}")
-        raise typer.Exit(2)
-    try:
-        settings = Settings()
-    except ValidationError as error:
-        err.print(f"[red]error:[/red] invalid setting: {error.errors()[0]['msg']}")
-        raise typer.Exit(2) from None
+        raise fail(f"input file not found: {input_path}", ExitCode.INPUT)
+    settings = load_settings()
     concurrency = concurrency or settings.batch_concurrency
     if concurrency > settings.fetch_concurrency:
         # The batch's own concurrency is the limit it asked for: it raises the verifier's
@@ -167,8 +177,11 @@ def batch(
     fmt = report_format or (ReportFormat.JSON if out.suffix == ".json" else ReportFormat.CSV)
     store = Checkpoint(checkpoint or _sidecar(out, ".checkpoint.jsonl"))
     errors_path = errors or _sidecar(out, ".errors.jsonl")
+    outputs = [(out, "--out"), (store.path, "--checkpoint"), (errors_path, "--errors")]
+    for path, option in [*outputs, *([(html, "--html")] if html is not None else [])]:
+        _check_writable(path, option)
     if not resume and store.path.is_file() and store.path.stat().st_size:
-        err.print(f"note: starting over; the earlier run's checkpoint {store.path} is replaced")
+        print_note(f"note: starting over; the earlier run's checkpoint {store.path} is replaced")
     progress = None
     if not quiet:
         progress = Progress(
@@ -199,15 +212,15 @@ def batch(
             if progress is not None:
                 progress.stop()
     except KeyboardInterrupt:
-        err.print(
+        print_note(
             f"interrupted: finished citations are kept in {store.path}; "
             "rerun with --resume to continue"
         )
-        raise typer.Exit(130) from None
+        raise typer.Exit(int(ExitCode.INTERRUPTED)) from None
     except CitationVerifierError as error:
-        err.print(f"[red]error:[/red] {error}")
-        err.print(f"finished citations are kept in {store.path}; fix it and rerun with --resume")
-        raise typer.Exit(2) from None
+        print_error(str(error))
+        print_note(f"finished citations are kept in {store.path}; fix it and rerun with --resume")
+        raise typer.Exit(int(ExitCode.CONFIG)) from None
     write_report(out, outcome.rows, outcome.summary, fmt.value)
     write_errors(errors_path, outcome.errors)
     if html is not None:
@@ -215,11 +228,17 @@ def batch(
         html.write_text(html_report(outcome.rows, outcome.summary), encoding="utf-8")
     for line in summary_lines(outcome.summary):
         typer.echo(line)
-    err.print(
+    print_note(
         f"report: {out}  checkpoint: {store.path}  errors: {errors_path} "
         f"({len(outcome.errors)} invalid lines)  reused: {outcome.reused}  "
         f"scored: {outcome.scored}  urls loaded: {outcome.jobs}"
     )
+    if not outcome.rows and outcome.errors:
+        raise fail(
+            f"no valid line in {input_path}: {len(outcome.errors)} invalid line(s), "
+            f"listed in {errors_path}",
+            ExitCode.INPUT,
+        )
 
 
 def register(app: typer.Typer) -> None:

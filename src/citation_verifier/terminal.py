@@ -1,0 +1,105 @@
+"""How the command line speaks: every error one plain line on standard error, exit codes that
+tell the kinds of failure apart, and the settings read once with one message format.
+
+Anything that comes from a user or a page (claims, URLs, quotes, file names, error messages
+that quote them) is printed as plain text, never as Rich markup: ``[citation needed]`` stays on
+screen and ``[/x]`` cannot crash the printer.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Sequence
+from enum import IntEnum
+from typing import Any
+
+import typer
+from pydantic import ValidationError
+from pydantic_settings import SettingsError
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from citation_verifier.settings import Settings
+
+
+class ExitCode(IntEnum):
+    """The exit status of every command (README: exit codes)."""
+
+    OK = 0
+    FAIL_ON = 1
+    """``verify --fail-on``: a citation got one of the labels named."""
+    USAGE = 2
+    """Bad arguments or options (the same code the argument parser uses)."""
+    CONFIG = 3
+    """A setting, key or installed component is wrong."""
+    INPUT = 4
+    """An input file, output path or port cannot be used, or a batch had no valid line."""
+    INTERRUPTED = 130
+    """Ctrl-C (128 + SIGINT, as shells report it)."""
+
+
+def print_error(message: str) -> None:
+    """``error: message`` on standard error, the message as plain text, never wrapped."""
+    Console(stderr=True, soft_wrap=True).print(Text.assemble(("error:", "red"), " ", message))
+
+
+def print_note(message: str) -> None:
+    """A plain-text note on standard error (progress, where files went)."""
+    Console(stderr=True, soft_wrap=True, highlight=False).print(Text(message))
+
+
+def print_table(
+    columns: Sequence[str], rows: Sequence[Sequence[Text]], *, show_lines: bool = False
+) -> None:
+    """A table on a terminal; piped, one tab-separated line per row with whole values (as
+    ``gh`` does), so nothing is wrapped or cut at 80 columns."""
+    if not sys.stdout.isatty():
+        for row in rows:
+            sys.stdout.write("\t".join(" ".join(cell.plain.split()) for cell in row) + "\n")
+        return
+    table = Table(show_lines=show_lines)
+    for column in columns:
+        table.add_column(column, overflow="fold")
+    for row in rows:
+        table.add_row(*row)
+    Console().print(table)
+
+
+def fail(message: str, code: ExitCode = ExitCode.USAGE) -> typer.Exit:
+    """Print ``message`` as an error; returns the ``typer.Exit`` to raise."""
+    print_error(message)
+    return typer.Exit(int(code))
+
+
+_PYDANTIC_PREFIX = re.compile(r"^(Value|Assertion) error, ")
+_UNPARSED_FIELD = re.compile(r'error parsing value for field "(\w+)"')
+
+
+def error_text(message: str) -> str:
+    """A pydantic error message without its "Value error, " prefix."""
+    return _PYDANTIC_PREFIX.sub("", message)
+
+
+def settings_problems(error: ValidationError | SettingsError) -> str:
+    """What is wrong with the settings, by environment variable, all problems at once. Values
+    are never repeated (they may be secrets)."""
+    if isinstance(error, SettingsError):
+        found = _UNPARSED_FIELD.search(str(error))
+        name = found.group(1).upper() if found else "a setting"
+        return f"{name}: not valid JSON (a list or mapping setting is a JSON value)"
+    problems = []
+    for item in error.errors():
+        name = str(item["loc"][0]).upper() if item["loc"] else "settings"
+        problems.append(f"{name}: {error_text(item['msg'])}")
+    return "; ".join(problems)
+
+
+def load_settings(**overrides: Any) -> Settings:
+    """The settings from the environment; on a bad value, one line naming each variable and
+    exit with :attr:`ExitCode.CONFIG`."""
+    try:
+        return Settings(**overrides)
+    except (ValidationError, SettingsError) as error:
+        raise fail(f"invalid settings: {settings_problems(error)}", ExitCode.CONFIG) from None
