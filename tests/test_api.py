@@ -305,3 +305,13 @@ def test_the_openapi_schema_documents_verify_with_the_water_example(
     examples = verify["requestBody"]["content"]["application/json"]["examples"]
     assert examples["water"]["value"]["claim"] == WATER_100
     assert {"/health", "/ready", "/metrics"} <= set(schema["paths"])
+
+
+def test_an_incoming_request_id_is_kept_and_an_unsafe_one_replaced(
+    service: BackgroundServer,
+) -> None:
+    kept = httpx.get(service.url + "/health", headers={"X-Request-ID": "proxy-42.a:b"})
+    assert kept.headers["x-request-id"] == "proxy-42.a:b"
+    unsafe = httpx.get(service.url + "/health", headers={"X-Request-ID": "bad id\twith spaces"})
+    assert unsafe.headers["x-request-id"] != "bad id\twith spaces"
+    assert len(unsafe.headers["x-request-id"]) == 16

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 from pathlib import Path
 
+import pytest
+
 from citation_verifier.batch.records import read_input
+from citation_verifier.errors import InputError
 
 
 def _write(path: Path, lines: list[str]) -> Path:
@@ -58,3 +62,35 @@ def test_invalid_lines_are_reported_with_their_line_number_and_reading_continues
     assert "duplicate id (first used on line 1)" in errors[10]
     assert [c.record_id for c in batch.citations] == ["ok1", "ok2"]
     assert batch.records == 2
+
+
+def test_an_invalid_record_keeps_its_id_and_a_truncated_line_its_own_column(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "in.jsonl"
+    path.write_text(
+        '{"id": "r1", "claim": "", "urls": ["https://example.com/"]}\n'
+        '{"id": "r2", "claim": "c", "urls": ["https://ex\n'
+        '{"id": 7, "claim": "c"}\n',
+        encoding="utf-8",
+    )
+    errors = read_input(path).errors
+    assert [(e.line, e.record_id) for e in errors] == [(1, "r1"), (2, None), (3, "7")]
+    assert "Value error" not in errors[0].error
+    assert errors[1].error == "invalid JSON at column 37: Unterminated string starting at"
+    assert errors[2].error == "missing field(s): urls"
+
+
+def test_gzip_input_is_read_like_plain_jsonl(tmp_path: Path) -> None:
+    record = {"id": "1", "claim": "c", "urls": ["https://example.com/a", "https://example.com/b"]}
+    path = tmp_path / "in.jsonl.gz"
+    with gzip.open(path, "wt", encoding="utf-8") as handle:
+        handle.write(json.dumps(record) + "\n")
+    assert [c.url for c in read_input(path).citations] == record["urls"]
+
+
+def test_a_corrupt_gzip_is_an_input_error(tmp_path: Path) -> None:
+    path = tmp_path / "in.jsonl.gz"
+    path.write_bytes(b"\x1f\x8b\x08\x00 not really gzip")
+    with pytest.raises(InputError, match="cannot read"):
+        read_input(path)

@@ -98,12 +98,14 @@ def test_no_token_in_logs_errors_reports_or_stored_data(
         fake.script("/articles/boiling", Canned(429, {"Retry-After": "0"}), Canned(500))
         fake.script("/notes/thin", Canned(520))
         runner = CliRunner()
+        stdouts: list[str] = []
         for args in (["--json"], []):
             result = runner.invoke(
                 app, ["verify", *args, BOIL, *(origin.url(p) for p in paths)], env=_env(fake)
             )
             assert result.exit_code == 0, result.output
             outputs.append(result.output)
+            stdouts.append(result.stdout)
         fake.script("/articles/boiling", Canned(403))
         denied = runner.invoke(
             app, ["verify", BOIL, origin.url("/articles/boiling")], env=_env(fake)
@@ -111,7 +113,7 @@ def test_no_token_in_logs_errors_reports_or_stored_data(
         outputs.append(denied.output)
         assert "storage_url" not in outputs[0]
         settings = cb_settings(fake)
-        rid = json.loads(outputs[0])["citations"][0]["rid"]
+        rid = json.loads(stdouts[0])["citations"][0]["rid"]
         outputs.append(asyncio.run(replay_rid(rid, settings)))
         with pytest.raises(StoredPageNotFound) as missing:
             asyncio.run(replay_rid("no-such-rid", settings))

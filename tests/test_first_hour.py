@@ -229,3 +229,130 @@ async def test_quotes_and_contexts_are_the_page_text_in_html_and_pdf(serve: Serv
             context = citation.evidence_context
             assert context is not None and specials in context.passage
             assert context.passage[context.start : context.end] == citation.evidence_quote
+
+
+DEAD_OLLAMA = {
+    "JUDGE_PROVIDER": "ollama",
+    "OLLAMA_HOST": "http://127.0.0.1:9",  # nothing listens: connection refused at once
+    "JUDGE_MAX_RETRIES": "0",
+    "CROSS_CHECK": "false",
+    "ALLOW_PRIVATE_URLS": "true",
+}
+
+
+def test_the_judge_that_runs_is_named_and_auto_says_why(serve: Serve) -> None:
+    site = serve({"/wall": Page(PAGE)})
+    claim = "The Great Wall of China is about 21,196 kilometres long."
+    done = cli("verify", claim, site.url("/wall"), ALLOW_PRIVATE_URLS="true")
+    assert "judge: lexical (JUDGE_PROVIDER=lexical)" in done.stderr
+    assert "Judge: local/lexical" in done.stdout or "Judge: lexical" in done.stdout
+    auto = cli(
+        "verify",
+        claim,
+        site.url("/wall"),
+        JUDGE_PROVIDER="auto",
+        OPENAI_API_KEY="sk-test",
+        OPENAI_BASE_URL="http://127.0.0.1:9/v1",
+        JUDGE_MAX_RETRIES="0",
+        CROSS_CHECK="false",
+        ALLOW_PRIVATE_URLS="true",
+    )
+    assert "JUDGE_PROVIDER=auto and OPENAI_API_KEY is set: page text is sent to OpenAI" in (
+        auto.stderr
+    )
+
+
+def test_a_dead_judge_fails_the_run_loudly_not_as_not_found(serve: Serve, tmp_path: Path) -> None:
+    site = serve({"/wall": Page(PAGE)})
+    claim = "The Great Wall of China is about 21,196 kilometres long."
+    done = cli("verify", claim, site.url("/wall"), **DEAD_OLLAMA)
+    assert_one_clear_line(done, ExitCode.JUDGE, "the judge failed on 1 of 1 citation(s)")
+    inputs = tmp_path / "in.jsonl"
+    inputs.write_text(json.dumps({"id": "1", "claim": claim, "urls": [site.url("/wall")]}) + "\n")
+    batch = cli("batch", inputs, "-o", tmp_path / "out.csv", "--quiet", **DEAD_OLLAMA)
+    assert_one_clear_line(batch, ExitCode.JUDGE, "the judge failed on 1 citation(s)")
+    assert "citation_precision=n/a (0/0)" in batch.stdout  # a failure is not a not_found
+    assert "judge_failed=1" in batch.stdout
+
+
+def test_ready_says_503_while_the_judge_is_failing(serve: Serve) -> None:
+    import httpx
+
+    from citation_verifier.retrieve import MiniLMEmbedder
+    from citation_verifier.service.app import create_app
+    from citation_verifier.service.server import BackgroundServer
+    from citation_verifier.settings import Settings
+
+    site = serve({"/wall": Page(PAGE)})
+    settings = Settings(
+        judge_provider="ollama",
+        ollama_host="http://127.0.0.1:9",
+        judge_max_retries=0,
+        cross_check=False,
+        allow_private_urls=True,
+        audit_enabled=False,
+    )
+    with BackgroundServer(create_app(settings, embedder=MiniLMEmbedder())) as service:
+        assert httpx.get(service.url + "/ready").status_code == 200
+        payload = {"claim": "The wall is long.", "urls": [site.url("/wall")]}
+        verdict = httpx.post(service.url + "/verify", json=payload, timeout=60).json()
+        assert verdict["citations"][0]["reason"] == "judge_error"
+        ready = httpx.get(service.url + "/ready")
+        assert ready.status_code == 503 and "judge failing" in ready.json()["detail"]
+
+
+def test_batch_reads_standard_input_and_notes_a_resume_without_checkpoint(
+    serve: Serve, tmp_path: Path
+) -> None:
+    site = serve({"/wall": Page(PAGE)})
+    record = {"id": "1", "claim": "The Great Wall is long.", "urls": [site.url("/wall")]}
+    out = tmp_path / "out.csv"
+    done = subprocess.run(
+        [sys.executable, "-m", "citation_verifier", "batch", "-", "-o", str(out), "--resume"],
+        input=json.dumps(record) + "\n",
+        env={**os.environ, "ALLOW_PRIVATE_URLS": "true"},
+        capture_output=True,
+        text=True,
+        timeout=240,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "--resume: no checkpoint" in done.stderr
+    assert out.read_text(encoding="utf-8").count("\n") == 2  # header and one citation
+
+
+def test_batch_summary_as_json(serve: Serve, tmp_path: Path) -> None:
+    site = serve({"/wall": Page(PAGE)})
+    inputs = tmp_path / "in.jsonl"
+    claim = "The Great Wall of China is about 21,196 kilometres long."
+    inputs.write_text(json.dumps({"id": "1", "claim": claim, "urls": [site.url("/wall")]}) + "\n")
+    done = cli(
+        "batch", inputs, "-o", tmp_path / "r.csv", "--quiet", "--json", ALLOW_PRIVATE_URLS="true"
+    )
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)
+    assert (summary["citations"], summary["supported"], summary["judge_failed"]) == (1, 1, 0)
+
+
+def test_an_unanticipated_error_is_one_line_and_exit_70() -> None:
+    # A command that fails in a way no handler knows, registered in a child process.
+    script = (
+        "from citation_verifier import cli\ncli.app.command('boom')(lambda: 1 / 0)\ncli.main()\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, "boom"], capture_output=True, text=True, check=False
+    )
+    assert_one_clear_line(done, ExitCode.INTERNAL, "internal error (ZeroDivisionError")
+    debug = subprocess.run(
+        [sys.executable, "-c", script, "boom"],
+        env={**os.environ, "CITATION_VERIFIER_DEBUG": "1"},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert "Traceback" in debug.stderr
+
+
+def test_an_install_hint_keeps_its_extras() -> None:
+    done = cli("audit", "list", AUDIT_DB_URL="postgresql+nosuchdriver://u:pw@127.0.0.1/db")
+    assert_one_clear_line(done, ExitCode.CONFIG, "pip install 'citation-verifier[postgres]'")

@@ -101,7 +101,7 @@ def test_table_output_shows_judge_totals(site: LoopbackSite) -> None:
 def test_invalid_output_ends_as_judge_error_reason(site: LoopbackSite) -> None:
     with make_fake("anthropic", default=lambda _b: Text("no JSON here")) as fake:
         result = run_cli(provider_env("anthropic", fake), "--json", CLAIM, site.url("/boiling"))
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == ExitCode.JUDGE, result.output  # a failure, said loudly
     citation = json.loads(result.stdout)["citations"][0]
     assert (citation["label"], citation["reason"]) == ("not_found", "judge_error")
     assert citation["judge_calls"] == 2

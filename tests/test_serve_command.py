@@ -3,6 +3,7 @@ on and answers POST /verify with the SPEC §8 shape."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
@@ -78,6 +79,10 @@ def test_serve_prints_its_url_and_answers_verify_in_the_spec_shape(
     stderr = _stop(process)
     assert '"path":"/verify"' in stderr  # the structured access log line
     assert process.returncode is not None
+    # Every log line is JSON: the access log, the service's own, the migrations' (none shown).
+    lines = [json.loads(line) for line in stderr.splitlines() if line.strip()]
+    assert any(line.get("message", "").startswith("judge: ") for line in lines)
+    assert not any("alembic" in str(line.get("logger", "")) for line in lines)
 
 
 def test_serve_reports_a_port_it_cannot_use(

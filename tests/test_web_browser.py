@@ -97,6 +97,13 @@ def test_the_page_shows_labels_and_the_highlighted_quote_for_the_water_example(
         page.set_viewport_size({"width": 390, "height": 844})
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
         page.screenshot(path=str(OUTPUT / "water-example-phone.png"), full_page=True)
+        # A later error replaces these results: they answered another request.
+        page.set_viewport_size({"width": 1000, "height": 900})
+        page.get_by_label("Claim").fill(WATER_100)
+        page.get_by_label("Cited URLs").fill("ftp://example.com/file")
+        page.get_by_role("button", name="Verify").click()
+        page.get_by_role("alert").wait_for(timeout=10_000)
+        assert page.locator("#results").is_hidden()
 
 
 def test_the_page_shows_the_service_error_message(

@@ -14,14 +14,14 @@ from rich.console import Console
 from rich.text import Text
 
 from citation_verifier import __version__
-from citation_verifier.errors import CitationVerifierError
+from citation_verifier.errors import CitationVerifierError, error_text
 from citation_verifier.eval_cli import eval_command
 from citation_verifier.models import Label, Reason, VerifyRequest, VerifyResult
 from citation_verifier.terminal import (
     ExitCode,
-    error_text,
     fail,
     load_settings,
+    print_error,
     print_note,
     print_table,
 )
@@ -93,6 +93,9 @@ def _print_table(result: VerifyResult) -> None:
     console = Console(highlight=False, soft_wrap=True)
     console.print(Text(f"Claim: {result.claim}"))
     console.print(Text.assemble("Overall: ", (result.overall.value, _LABEL_STYLE[result.overall])))
+    judges = sorted({c.judge for c in result.citations if c.judge})
+    if judges:
+        console.print(Text(f"Judge: {', '.join(judges)}"))
     rows = [
         [
             Text(c.url if c.final_url in (None, c.url) else f"{c.url}\n→ {c.final_url}"),
@@ -131,6 +134,7 @@ def verify(
     ] = None,
 ) -> None:
     """Verify CLAIM against each cited URL."""
+    from citation_verifier.judge.providers import judge_choice
     from citation_verifier.pipeline import build_verifier
 
     gate = _labels(fail_on or [])
@@ -139,6 +143,7 @@ def verify(
     except ValidationError as error:
         raise fail(_validation_message(error), ExitCode.INPUT) from None
     settings = load_settings()
+    print_note(f"{judge_choice(settings)}; verifying {len(request.urls)} URL(s)")
 
     async def run() -> VerifyResult:
         async with build_verifier(settings) as verifier:
@@ -155,6 +160,13 @@ def verify(
     for c in result.citations:
         if c.reason == Reason.FORBIDDEN_ADDRESS:
             print_note(f"refused {c.url}: {c.detail}")
+    failed = [c for c in result.citations if c.reason == Reason.JUDGE_ERROR]
+    if failed:
+        raise fail(
+            f"the judge failed on {len(failed)} of {len(result.citations)} citation(s), so "
+            f"they are not results: {failed[0].detail or 'no detail'}",
+            ExitCode.JUDGE,
+        )
     gated = [c for c in result.citations if c.label in gate]
     if gated:
         labels = ", ".join(sorted({c.label.value for c in gated}))
@@ -248,5 +260,15 @@ app.add_typer(model_app, name="model")
 
 
 def main() -> None:
-    """Console-script entry point."""
-    app()
+    """Console-script entry point. An error nobody anticipated is one line and exit code
+    :attr:`ExitCode.INTERNAL`; ``CITATION_VERIFIER_DEBUG=1`` shows its traceback."""
+    try:
+        app(standalone_mode=True)
+    except Exception as error:  # the last resort: every expected error is handled before
+        if os.environ.get("CITATION_VERIFIER_DEBUG"):
+            raise
+        print_error(
+            f"internal error ({type(error).__name__}: {error}); please report it, with the "
+            "traceback that CITATION_VERIFIER_DEBUG=1 shows"
+        )
+        sys.exit(int(ExitCode.INTERNAL))

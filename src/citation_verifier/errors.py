@@ -1,6 +1,15 @@
 """Exceptions. A citation's outcome is data (a verdict with a reason); these are for
 misconfiguration and invalid input, which the CLI and API turn into clear messages."""
 
+import re
+
+_PYDANTIC_PREFIX = re.compile(r"^(Value|Assertion) error, ")
+
+
+def error_text(message: str) -> str:
+    """A pydantic error message without its "Value error, " prefix, as users should read it."""
+    return _PYDANTIC_PREFIX.sub("", message)
+
 
 class CitationVerifierError(Exception):
     """Base class of every error this package raises on purpose."""
@@ -8,6 +17,10 @@ class CitationVerifierError(Exception):
 
 class ConfigurationError(CitationVerifierError):
     """A setting, key or installed component is missing or wrong. Messages never hold secrets."""
+
+
+class InputError(CitationVerifierError):
+    """An input file cannot be read (missing, unreadable, a corrupt archive)."""
 
 
 class ModelUnavailableError(ConfigurationError):

@@ -18,10 +18,10 @@ from rich.progress import (
     TextColumn,
     TimeRemainingColumn,
 )
-from rich.table import Table
+from rich.text import Text
 
 from citation_verifier.splits import SPLITS, Split
-from citation_verifier.terminal import ExitCode, fail, load_settings
+from citation_verifier.terminal import ExitCode, fail, load_settings, print_note, print_table
 
 if TYPE_CHECKING:
     from citation_verifier.evaluate import Scores
@@ -64,7 +64,7 @@ def eval_command(
         raise fail(f"no such file: {', '.join(missing)}", ExitCode.INPUT)
     settings = load_settings()
     progress = Progress(
-        TextColumn("{task.description}"),
+        TextColumn("{task.description}", markup=False),  # descriptions are file names
         BarColumn(),
         MofNCompleteColumn(),
         TimeRemainingColumn(),
@@ -104,13 +104,9 @@ def eval_command(
         typer.echo(markdown_table(results))
         typer.echo(f"\nSplit: {split}. Peak RSS: {peak_rss_mib} MiB.")
         return
-    table = Table(title="Pipeline on labelled pairs")
-    for column in COLUMNS:
-        table.add_column(column)
-    for name, scores in results.items():
-        table.add_row(*cells(name, scores))
-    Console().print(table)
-    Console().print(f"Split: {split}. Peak RSS: {peak_rss_mib} MiB.", markup=False)
+    rows = [[Text(cell) for cell in cells(name, scores)] for name, scores in results.items()]
+    print_table(COLUMNS, rows)
+    print_note(f"Split: {split}. Peak RSS: {peak_rss_mib} MiB.")
 
 
 COLUMNS = (

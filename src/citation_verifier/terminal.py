@@ -21,6 +21,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from citation_verifier.errors import error_text
 from citation_verifier.settings import Settings
 
 
@@ -36,6 +37,11 @@ class ExitCode(IntEnum):
     """A setting, key or installed component is wrong."""
     INPUT = 4
     """An input file, output path or port cannot be used, or a batch had no valid line."""
+    JUDGE = 5
+    """The judge failed on at least one citation (``judge_error``): an unreachable provider, a
+    rejected request, output that is not a verdict. Those citations are not results."""
+    INTERNAL = 70
+    """A bug: an error nobody anticipated (``CITATION_VERIFIER_DEBUG=1`` shows the traceback)."""
     INTERRUPTED = 130
     """Ctrl-C (128 + SIGINT, as shells report it)."""
 
@@ -73,13 +79,7 @@ def fail(message: str, code: ExitCode = ExitCode.USAGE) -> typer.Exit:
     return typer.Exit(int(code))
 
 
-_PYDANTIC_PREFIX = re.compile(r"^(Value|Assertion) error, ")
 _UNPARSED_FIELD = re.compile(r'error parsing value for field "(\w+)"')
-
-
-def error_text(message: str) -> str:
-    """A pydantic error message without its "Value error, " prefix."""
-    return _PYDANTIC_PREFIX.sub("", message)
 
 
 def settings_problems(error: ValidationError | SettingsError) -> str:

@@ -121,6 +121,10 @@ def test_replay_returns_the_page_text_by_snapshot_id(trail: Trail) -> None:
     assert BOILING in result.stdout and "<p>" not in result.stdout
     raw = invoke(trail.env, "audit", "replay", shown["raw_snapshot_id"])
     assert raw.exit_code == 0 and "<p>Water boils at 100" in raw.stdout
+    # The record id, or the 12-character prefix `audit list` shows, as `audit show` takes.
+    for record_id in (str(verdict["audit_id"]), str(verdict["audit_id"])[:12]):
+        by_record = invoke(trail.env, "audit", "replay", record_id)
+        assert by_record.exit_code == 0 and by_record.stdout == result.stdout
 
 
 def test_export_writes_jsonl_and_csv(trail: Trail, tmp_path: Path) -> None:
@@ -171,9 +175,10 @@ def test_rejudge_with_a_new_threshold_reports_the_change(trail: Trail) -> None:
         (("rejudge", "abc", "--all"), "give one record ID, or --all"),
         (("replay", ""), "empty"),
         (("replay", "f" * 64), "not stored"),
-        (("export", "--format", "xml"), "unknown format"),
+        (("export", "--format", "xml"), "is not one of"),
         (("list", "--since", "yesterday"), "not a time"),
         (("prune", "--older-than", "ninety days"), "not a duration"),
+        (("prune", "--older-than", "0d"), "add --yes to confirm"),
     ],
 )
 def test_bad_input_is_a_clear_message(trail: Trail, args: tuple[str, ...], message: str) -> None:

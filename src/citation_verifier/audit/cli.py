@@ -7,7 +7,8 @@ import json
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
+from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -190,9 +191,19 @@ def replay(
     typer.echo(page.content, nl=not page.content.endswith(b"\n"))
 
 
+class ExportFormat(StrEnum):
+    """Export file format."""
+
+    JSONL = "jsonl"
+    CSV = "csv"
+
+
 @app.command()
 def export(
-    fmt: Annotated[str, typer.Option("--format", help="jsonl or csv.")] = "jsonl",
+    fmt: Annotated[
+        ExportFormat | None,
+        typer.Option("--format", help="Format (default: from --out's suffix, else jsonl)."),
+    ] = None,
     out: Annotated[
         Path | None, typer.Option("--out", help="Write here instead of standard output.")
     ] = None,
@@ -203,22 +214,20 @@ def export(
     until: UntilOption = None,
 ) -> None:
     """Export records (oldest first) as JSON Lines or CSV."""
-    from citation_verifier.audit.export import FORMATS
     from citation_verifier.audit.export import export as write
 
-    if fmt not in FORMATS:
-        raise fail(f"unknown format {fmt!r}; expected one of: {', '.join(FORMATS)}")
+    chosen = fmt or (ExportFormat.CSV if out and out.suffix == ".csv" else ExportFormat.JSONL)
     where = _filter(label, url, claim, since, until)
     with _opened() as (store, _, _settings):
         if out is None:
-            write(store.iterate(where), sys.stdout, fmt)
+            write(store.iterate(where), sys.stdout, chosen.value)
             return
         try:
             with out.open("w", encoding="utf-8", newline="") as handle:
-                count = write(store.iterate(where), handle, fmt)
+                count = write(store.iterate(where), handle, chosen.value)
         except OSError as error:
-            raise fail(f"cannot write {out}: {error.strerror}") from None
-    Console(stderr=True).print(f"exported {count} record(s) to {out}", highlight=False)
+            raise fail(f"cannot write {out}: {error.strerror}", ExitCode.INPUT) from None
+    print_note(f"exported {count} record(s) to {out}")
 
 
 def _describe(outcome: Rejudged) -> str:
@@ -333,15 +342,24 @@ def prune(
     dry_run: Annotated[
         bool, typer.Option("--dry-run", help="Only count what would be deleted.")
     ] = False,
+    yes: Annotated[
+        bool, typer.Option("--yes", help="Confirm a duration under one day (deletes nearly all).")
+    ] = False,
 ) -> None:
     """Delete records older than a duration, and the snapshots no record refers to anymore."""
     from citation_verifier.audit.prune import prune as run_prune
     from citation_verifier.audit.timespec import parse_duration
 
     try:
-        cutoff = datetime.now(UTC) - parse_duration(older_than)
+        duration = parse_duration(older_than)
     except ValueError as error:
         raise fail(str(error)) from None
+    if duration < timedelta(days=1) and not dry_run and not yes:
+        raise fail(
+            f"--older-than {older_than} deletes every record of the last day and before: "
+            "add --yes to confirm (or --dry-run to count them)"
+        )
+    cutoff = datetime.now(UTC) - duration
     with _opened() as (store, snapshots, _settings):
         if dry_run:
             count = store.count(AuditFilter(until=cutoff))

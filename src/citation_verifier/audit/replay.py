@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import importlib
 import inspect
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -21,6 +22,8 @@ from citation_verifier.errors import ConfigurationError
 from citation_verifier.settings import Settings
 
 _CRAWLBASE_MODULE = "citation_verifier.fetch.crawlbase"
+# Record ids are 32 hex digits; `audit list` shows their first 12.
+_RECORD_ID_PREFIX = re.compile(r"[0-9a-f]{6,32}")
 
 
 @dataclass(frozen=True)
@@ -87,6 +90,12 @@ def replay(
         raise ValueError("replay needs a rid or a snapshot id; got an empty one")
     if is_snapshot_id(target.lower()) and snapshots.exists(target.lower()):
         return Replayed(snapshots.get(target.lower()), "snapshot", target.lower())
+    if _RECORD_ID_PREFIX.fullmatch(
+        target.lower()
+    ):  # a record id, or a unique prefix, as `show` takes
+        record = store.get(target)
+        if record is not None and record.snapshot_id and snapshots.exists(record.snapshot_id):
+            return Replayed(snapshots.get(record.snapshot_id), "snapshot", record.snapshot_id)
     for record in store.query(AuditFilter(rid=target)):
         if record.snapshot_id and snapshots.exists(record.snapshot_id):
             return Replayed(snapshots.get(record.snapshot_id), "snapshot", record.snapshot_id)

@@ -25,10 +25,11 @@ from rich.text import Text
 from citation_verifier.batch.checkpoint import Checkpoint
 from citation_verifier.batch.engine import BatchOutcome, LocalRunner, Runner, run_batch
 from citation_verifier.batch.html_report import html_report
-from citation_verifier.batch.records import read_input
+from citation_verifier.batch.records import STDIN, read_input
 from citation_verifier.batch.reports import write_errors, write_report
 from citation_verifier.batch.summary import summary_lines
-from citation_verifier.errors import CitationVerifierError
+from citation_verifier.errors import CitationVerifierError, InputError
+from citation_verifier.judge.providers import judge_choice
 from citation_verifier.settings import Settings
 from citation_verifier.terminal import ExitCode, fail, load_settings, print_error, print_note
 
@@ -127,7 +128,11 @@ async def _score(
 
 def batch(
     input_path: Annotated[
-        Path, typer.Argument(metavar="INPUT.jsonl", help='JSONL: {"id", "claim", "urls"} a line.')
+        Path,
+        typer.Argument(
+            metavar="INPUT.jsonl",
+            help='JSONL, {"id", "claim", "urls"} a line; .jsonl.gz read as gzip, - for stdin.',
+        ),
     ],
     out: Annotated[Path, typer.Option("--out", "-o", help="Report file.")] = Path(
         "citation_report.csv"
@@ -162,12 +167,16 @@ def batch(
         Engine, typer.Option(help="local (asyncio) or ray (RAY_ADDRESS, else local Ray).")
     ] = Engine.LOCAL,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    json_output: Annotated[
+        bool, typer.Option("--json", help="Print the summary as one JSON object.")
+    ] = False,
 ) -> None:
     """Score every citation of INPUT.jsonl; write a per-citation report and print precision."""
     err = Console(stderr=True, highlight=False, soft_wrap=True)
-    if not input_path.is_file():
+    if input_path != STDIN and not input_path.is_file():
         raise fail(f"input file not found: {input_path}", ExitCode.INPUT)
     settings = load_settings()
+    print_note(judge_choice(settings))
     concurrency = concurrency or settings.batch_concurrency
     if concurrency > settings.fetch_concurrency:
         # The batch's own concurrency is the limit it asked for: it raises the verifier's
@@ -182,6 +191,8 @@ def batch(
         _check_writable(path, option)
     if not resume and store.path.is_file() and store.path.stat().st_size:
         print_note(f"note: starting over; the earlier run's checkpoint {store.path} is replaced")
+    if resume and not store.path.is_file():
+        print_note(f"note: --resume: no checkpoint at {store.path}; scoring every citation")
     progress = None
     if not quiet:
         progress = Progress(
@@ -217,22 +228,41 @@ def batch(
             "rerun with --resume to continue"
         )
         raise typer.Exit(int(ExitCode.INTERRUPTED)) from None
+    except InputError as error:
+        raise fail(str(error), ExitCode.INPUT) from None
     except CitationVerifierError as error:
         print_error(str(error))
         print_note(f"finished citations are kept in {store.path}; fix it and rerun with --resume")
         raise typer.Exit(int(ExitCode.CONFIG)) from None
     write_report(out, outcome.rows, outcome.summary, fmt.value)
-    write_errors(errors_path, outcome.errors)
+    if outcome.errors:
+        write_errors(errors_path, outcome.errors)
+    else:
+        errors_path.unlink(missing_ok=True)  # no invalid line: no errors file, not an empty one
+    if not outcome.summary.judge_failed:
+        store.path.unlink(missing_ok=True)  # finished: the report holds every row
     if html is not None:
         html.parent.mkdir(parents=True, exist_ok=True)
         html.write_text(html_report(outcome.rows, outcome.summary), encoding="utf-8")
-    for line in summary_lines(outcome.summary):
-        typer.echo(line)
+    if json_output:
+        typer.echo(outcome.summary.model_dump_json())
+    else:
+        for line in summary_lines(outcome.summary):
+            typer.echo(line)
+    files = f"report: {out}"
+    if outcome.errors:
+        files += f"  errors: {errors_path} ({len(outcome.errors)} invalid lines)"
+    if store.path.exists():
+        files += f"  checkpoint: {store.path}"
     print_note(
-        f"report: {out}  checkpoint: {store.path}  errors: {errors_path} "
-        f"({len(outcome.errors)} invalid lines)  reused: {outcome.reused}  "
-        f"scored: {outcome.scored}  urls loaded: {outcome.jobs}"
+        f"{files}  reused: {outcome.reused}  scored: {outcome.scored}  urls loaded: {outcome.jobs}"
     )
+    if outcome.summary.judge_failed:
+        raise fail(
+            f"the judge failed on {outcome.summary.judge_failed} citation(s) (reason judge_error "
+            "in the report): they are left out of the precision; fix the judge and rerun",
+            ExitCode.JUDGE,
+        )
     if not outcome.rows and outcome.errors:
         raise fail(
             f"no valid line in {input_path}: {len(outcome.errors)} invalid line(s), "

@@ -22,7 +22,7 @@ from citation_verifier.batch.embed_cache import CachingEmbedder
 from citation_verifier.batch.records import BatchInput, Citation, LineError
 from citation_verifier.batch.summary import Summary, summarize
 from citation_verifier.judge.base import Judge
-from citation_verifier.models import UrlVerdict
+from citation_verifier.models import Reason, UrlVerdict
 from citation_verifier.pipeline import build_verifier
 from citation_verifier.retrieve import Embedder, MiniLMEmbedder
 from citation_verifier.settings import Settings
@@ -154,7 +154,8 @@ async def run_batch(
     done: dict[str, ResultRow] = {}
     for citation in batch.citations:
         row = previous.get(citation.key)
-        if row is not None and row.matches(citation):
+        # A citation the judge failed on is not a result: a resumed run judges it again.
+        if row is not None and row.matches(citation) and row.verdict.reason != Reason.JUDGE_ERROR:
             done[citation.key] = row
     reused = len(done)
     # Rows of citations no longer in the input (an edited input) are dropped here.

@@ -7,7 +7,11 @@ cannot be used becomes a :class:`LineError` with its line number; reading never 
 
 from __future__ import annotations
 
+import gzip
+import io
 import json
+import sys
+import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,6 +19,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from citation_verifier.errors import InputError, error_text
 from citation_verifier.models import VerifyRequest
 
 
@@ -65,31 +70,58 @@ def _record_id(value: Any) -> str:
 
 def _validation_message(error: ValidationError) -> str:
     return "; ".join(
-        f"{'.'.join(str(p) for p in e['loc']) or 'record'}: {e['msg']}" for e in error.errors()
+        f"{'.'.join(str(p) for p in e['loc']) or 'record'}: {error_text(e['msg'])}"
+        for e in error.errors()
     )
 
 
+class RecordError(ValueError):
+    """A line that is not a usable record; ``record_id`` when its id could be read."""
+
+    def __init__(self, message: str, record_id: str | None = None) -> None:
+        super().__init__(message)
+        self.record_id = record_id
+
+
 def parse_line(text: str) -> tuple[str, VerifyRequest]:
-    """The id and request of one JSONL line; ``ValueError`` with a readable message if the line
-    is not a usable record (bad JSON, missing field, empty claim, no URLs, bad URL)."""
+    """The id and request of one JSONL line; :class:`RecordError` with a readable message if
+    the line is not a usable record (bad JSON, missing field, empty claim, no URLs, bad URL)."""
+    text = text.rstrip("\r\n")  # a truncated line's error is on this line, not the next
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise ValueError(f"invalid JSON: {exc.msg} at column {exc.colno}") from None
+        raise RecordError(f"invalid JSON at column {exc.colno}: {exc.msg}") from None
     if not isinstance(data, dict):
-        raise ValueError(f"expected a JSON object, got {type(data).__name__}")
+        raise RecordError(f"expected a JSON object, got {type(data).__name__}")
+    record_id = None
+    if "id" in data:
+        try:
+            record_id = _record_id(data["id"])
+        except ValueError as error:
+            raise RecordError(str(error)) from None
     missing = [name for name in ("id", "claim", "urls") if name not in data]
-    if missing:
-        raise ValueError(f"missing field(s): {', '.join(missing)}")
-    record_id = _record_id(data["id"])
+    if missing or record_id is None:
+        raise RecordError(f"missing field(s): {', '.join(missing)}", record_id)
     try:
         request = VerifyRequest(claim=data["claim"], urls=data["urls"])
     except ValidationError as error:
-        raise ValueError(_validation_message(error)) from None
+        raise RecordError(_validation_message(error), record_id) from None
     return record_id, request
 
 
+STDIN = Path("-")
+
+
 def _lines(path: Path) -> Iterator[tuple[int, str]]:
+    """Numbered lines of ``path``: ``-`` is standard input, ``.gz`` is read through gzip."""
+    if path == STDIN:
+        handle = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace", newline="")
+        yield from enumerate(handle, start=1)
+        return
+    if path.suffix == ".gz":
+        with gzip.open(path, "rt", encoding="utf-8", errors="replace", newline="") as packed:
+            yield from enumerate(packed, start=1)
+        return
     with path.open("r", encoding="utf-8", errors="replace", newline="") as handle:
         yield from enumerate(handle, start=1)
 
@@ -97,6 +129,13 @@ def _lines(path: Path) -> Iterator[tuple[int, str]]:
 def read_input(path: Path) -> BatchInput:
     """Read ``path`` (JSONL). Blank lines are skipped silently; every other unusable line,
     and a record whose id was already used, becomes a :class:`LineError`."""
+    try:
+        return _read(path)
+    except (OSError, EOFError, UnicodeError, zlib.error) as error:  # unreadable, corrupt .gz
+        raise InputError(f"cannot read {path}: {error}") from None
+
+
+def _read(path: Path) -> BatchInput:
     citations: list[Citation] = []
     errors: list[LineError] = []
     seen: dict[str, int] = {}
@@ -106,8 +145,8 @@ def read_input(path: Path) -> BatchInput:
             continue
         try:
             record_id, request = parse_line(line)
-        except ValueError as exc:
-            errors.append(LineError(number, str(exc)))
+        except RecordError as exc:
+            errors.append(LineError(number, str(exc), exc.record_id))
             continue
         if record_id in seen:
             errors.append(

@@ -1,4 +1,6 @@
-"""Batch totals: citation precision, reachable precision, counts per label and reason (SPEC §9)."""
+"""Batch totals: citation precision, reachable precision, counts per label and reason, and the
+judges that ran. A citation the judge failed on (``judge_error``) is not a result: it is counted
+apart and left out of both precisions."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ from collections.abc import Sequence
 from pydantic import BaseModel
 
 from citation_verifier.batch.checkpoint import ResultRow
-from citation_verifier.models import Label
+from citation_verifier.models import Label, Reason
 
 
 class Summary(BaseModel):
@@ -25,6 +27,10 @@ class Summary(BaseModel):
     invalid_lines: int
     credits: float
     unique_urls: int
+    judge_failed: int = 0
+    """Citations the judge failed on: in ``labels`` as not_found, in neither precision."""
+    judges: dict[str, int] = {}
+    """Citations per judge that ran (``provider/model``)."""
 
 
 def _ratio(numerator: int, denominator: int) -> float | None:
@@ -36,13 +42,19 @@ def summarize(rows: Sequence[ResultRow], invalid_lines: int) -> Summary:
     labels = Counter(row.verdict.label.value for row in rows)
     reasons = Counter(row.verdict.reason for row in rows if row.verdict.reason)
     supported = labels[Label.SUPPORTED.value]
-    reachable = len(rows) - labels[Label.UNREACHABLE.value]
+    failed = reasons[Reason.JUDGE_ERROR.value]
+    judged = len(rows) - failed
+    reachable = judged - labels[Label.UNREACHABLE.value]
     return Summary(
         citations=len(rows),
         supported=supported,
         reachable=reachable,
-        citation_precision=_ratio(supported, len(rows)),
+        citation_precision=_ratio(supported, judged),
         reachable_precision=_ratio(supported, reachable),
+        judge_failed=failed,
+        judges=dict(
+            sorted(Counter(row.verdict.judge for row in rows if row.verdict.judge).items())
+        ),
         labels={label.value: labels[label.value] for label in Label},
         reasons=dict(sorted(reasons.items())),
         invalid_lines=invalid_lines,
@@ -60,9 +72,13 @@ def summary_lines(summary: Summary) -> list[str]:
     """The printed summary: the two precision lines of SPEC §9 first, then the counts."""
     labels = " ".join(f"{name}={count}" for name, count in summary.labels.items())
     reasons = " ".join(f"{name}={count}" for name, count in summary.reasons.items()) or "none"
+    judges = " ".join(f"{name}={count}" for name, count in summary.judges.items()) or "none"
     return [
         _precision_line(
-            "citation_precision", summary.citation_precision, summary.supported, summary.citations
+            "citation_precision",
+            summary.citation_precision,
+            summary.supported,
+            summary.citations - summary.judge_failed,
         ),
         _precision_line(
             "reachable_precision",
@@ -72,6 +88,8 @@ def summary_lines(summary: Summary) -> list[str]:
         ),
         f"labels: {labels}",
         f"reasons: {reasons}",
+        f"judges: {judges}",
+        f"judge_failed={summary.judge_failed} (not results: left out of both precisions)",
         f"invalid_lines={summary.invalid_lines}",
         f"unique_urls={summary.unique_urls}",
         f"credits={summary.credits:g}",

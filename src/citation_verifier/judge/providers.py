@@ -30,6 +30,20 @@ def resolve_provider(settings: Settings) -> str:
     return provider
 
 
+def judge_choice(settings: Settings) -> str:
+    """One line saying which judge runs and why, for the start of a run: an API key in the
+    environment must never send page text to a paid third party unnoticed."""
+    provider = resolve_provider(settings)
+    if settings.judge_provider != "auto":
+        return f"judge: {provider} (JUDGE_PROVIDER={settings.judge_provider})"
+    if provider == "openai":
+        return (
+            "judge: openai (JUDGE_PROVIDER=auto and OPENAI_API_KEY is set: page text is sent to "
+            "OpenAI; JUDGE_PROVIDER=checker keeps it on this machine)"
+        )
+    return "judge: checker (JUDGE_PROVIDER=auto, no OPENAI_API_KEY: nothing leaves this machine)"
+
+
 def local_judge(settings: Settings, embedder: Embedder) -> LexicalJudge:
     """The embedded lexical judge with the configured thresholds (also the cross-checker)."""
     return LexicalJudge(

@@ -24,7 +24,7 @@ from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from citation_verifier import __version__
-from citation_verifier.errors import ConfigurationError
+from citation_verifier.errors import ConfigurationError, error_text
 from citation_verifier.models import VerifyRequest, VerifyResult
 from citation_verifier.retrieve import Embedder
 from citation_verifier.service.admission import Admission, Overloaded
@@ -118,7 +118,7 @@ def _field_errors(error: RequestValidationError) -> list[dict[str, str]]:
         out.append(
             {
                 "field": ".".join(loc) or "body",
-                "message": str(item.get("msg", "invalid")).removeprefix("Value error, "),
+                "message": error_text(str(item.get("msg", "invalid"))),
             }
         )
     return out
@@ -189,9 +189,13 @@ def create_app(settings: Settings | None = None, *, embedder: Embedder | None = 
         responses={503: {"model": Readiness, "description": "Not ready; detail says why."}},
     )
     async def ready() -> Readiness | JSONResponse:
-        """Readiness: the model is loaded and the configured backends have their keys."""
+        """Readiness: the model is loaded, the configured backends have their keys, and the
+        judge's last call did not fail (an unreachable provider is not ready)."""
         if state.verifier is None:
             body = Readiness(status="not_ready", detail=state.error)
+            return JSONResponse(body.model_dump(), 503)
+        if state.judge_failure is not None:
+            body = Readiness(status="not_ready", detail=f"judge failing: {state.judge_failure}")
             return JSONResponse(body.model_dump(), 503)
         return Readiness(status="ready")
 

@@ -2,11 +2,26 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import sys
 from typing import Annotated
 
 import typer
+
+
+class JsonLines(logging.Formatter):
+    """Every log line is one JSON object: the access log's lines are JSON already; any other
+    logger's (the service's, uvicorn's, a library's) is wrapped as level, logger and message."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        message = record.getMessage()
+        if record.name == "citation_verifier.access":
+            return message
+        line = {"level": record.levelname.lower(), "logger": record.name, "message": message}
+        if record.exc_info:
+            line["error"] = self.formatException(record.exc_info)
+        return json.dumps(line, ensure_ascii=False)
 
 
 def serve(
@@ -21,7 +36,10 @@ def serve(
     from citation_verifier.terminal import ExitCode, fail, load_settings
 
     settings = load_settings()
-    logging.basicConfig(level=logging.INFO, format="%(message)s", stream=sys.stderr)
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(JsonLines())
+    logging.basicConfig(level=logging.INFO, handlers=[handler])
+    logging.getLogger("alembic").setLevel(logging.WARNING)  # migration chatter
     try:
         sock = bind(host, port)
     except OSError as error:

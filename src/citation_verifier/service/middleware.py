@@ -7,6 +7,7 @@ from __future__ import annotations
 import hmac
 import json
 import logging
+import re
 import time
 import uuid
 from collections.abc import Collection
@@ -137,6 +138,17 @@ class RequestLimits:
                 await send_json(send, 413, too_large)
 
 
+# An incoming X-Request-ID (a proxy's or the client's) is kept when it is safe to log and echo.
+_REQUEST_ID = re.compile(rb"[A-Za-z0-9._:-]{1,128}")
+
+
+def _incoming_request_id(scope: Scope) -> str | None:
+    for name, value in scope.get("headers", []):
+        if name.lower() == b"x-request-id" and _REQUEST_ID.fullmatch(value.strip()):
+            return str(value.strip().decode("ascii"))
+    return None
+
+
 class AccessLog:
     """One structured log line and the request metrics per HTTP request; sets the request's
     :class:`StageTimes` so the pipeline's timed seams report into this request's line."""
@@ -149,7 +161,7 @@ class AccessLog:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        request_id = uuid.uuid4().hex[:16]
+        request_id = _incoming_request_id(scope) or uuid.uuid4().hex[:16]
         times = StageTimes()
         token = current_stage_times.set(times)
         status = 500  # what the client gets if the app raises before answering

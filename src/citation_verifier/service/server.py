@@ -33,7 +33,12 @@ def url_of(sock: socket.socket) -> str:
 def make_server(app: FastAPI) -> uvicorn.Server:
     """A uvicorn server for ``app``; our own middleware writes the access log."""
     config = uvicorn.Config(
-        app, access_log=False, log_level="warning", lifespan="on", timeout_graceful_shutdown=5
+        app,
+        access_log=False,
+        log_level="warning",
+        log_config=None,  # uvicorn logs through the process's handlers (JSON lines in serve)
+        lifespan="on",
+        timeout_graceful_shutdown=5,
     )
     return uvicorn.Server(config)
 

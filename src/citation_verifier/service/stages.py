@@ -94,9 +94,15 @@ class TimedEmbedder:
 class TimedJudge:
     """A :class:`Judge` timed as stage ``judge``."""
 
-    def __init__(self, inner: Judge, observe: StageObserver) -> None:
+    def __init__(
+        self,
+        inner: Judge,
+        observe: StageObserver,
+        on_judgement: Callable[[Judgement], None] | None = None,
+    ) -> None:
         self._inner = inner
         self._observe = observe
+        self._on_judgement = on_judgement
 
     @property
     def name(self) -> str:
@@ -104,6 +110,9 @@ class TimedJudge:
         return self._inner.name
 
     async def judge(self, claim: str, passages: Sequence[Passage]) -> Judgement:
-        """The wrapped judgement, timed."""
+        """The wrapped judgement, timed (and handed to ``on_judgement``)."""
         with _timed("judge", self._observe):
-            return await self._inner.judge(claim, passages)
+            judgement = await self._inner.judge(claim, passages)
+        if self._on_judgement is not None:
+            self._on_judgement(judgement)
+        return judgement

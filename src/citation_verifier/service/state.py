@@ -7,6 +7,9 @@ import asyncio
 import logging
 
 from citation_verifier.errors import ConfigurationError
+from citation_verifier.judge.base import Judgement
+from citation_verifier.judge.providers import judge_choice
+from citation_verifier.models import Reason
 from citation_verifier.pipeline import build_verifier
 from citation_verifier.retrieve import Embedder, MiniLMEmbedder
 from citation_verifier.reuse.pages import PageCache
@@ -32,6 +35,8 @@ class ServiceState:
         self._embedder = embedder
         self.verifier: Verifier | None = None
         self.error: str | None = "the service is starting"
+        self.judge_failure: str | None = None
+        """The last judge failure, until a judgement succeeds again (``/ready`` says 503)."""
 
     async def start(self) -> None:
         """Build the pipeline and load the embedding model (so the first request is not slow)."""
@@ -40,12 +45,13 @@ class ServiceState:
             embedder = self._embedder or MiniLMEmbedder()
             await asyncio.to_thread(embedder.embed, ["warm-up"])
             timed_embedder = TimedEmbedder(embedder, observe)
-            judge = TimedJudge(make_judge(settings, timed_embedder), observe)
+            judge = TimedJudge(make_judge(settings, timed_embedder), observe, self._judged)
             fetcher = TimedFetcher(make_fetcher(settings), observe)
         except ConfigurationError as error:
             self.error = str(error)
             log.error("not ready: %s", self.error)
             return
+        log.info("%s", judge_choice(settings))
         self.verifier = build_verifier(
             settings,
             fetcher=fetcher,
@@ -63,6 +69,14 @@ class ServiceState:
             ),
         )
         self.error = None
+
+    def _judged(self, judgement: Judgement) -> None:
+        if judgement.reason == Reason.JUDGE_ERROR:
+            if self.judge_failure is None:
+                log.error("judge failing: %s", judgement.detail)
+            self.judge_failure = judgement.detail or "the judge failed"
+        else:
+            self.judge_failure = None
 
     async def stop(self) -> None:
         """Release the fetcher's connections."""

@@ -37,6 +37,8 @@
   }
 
   function showError(message) {
+    // An error replaces the previous results: they answered another request.
+    results.hidden = true;
     errorLine.textContent = message;
     errorLine.hidden = false;
   }
