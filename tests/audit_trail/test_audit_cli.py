@@ -226,6 +226,9 @@ def test_prune_removes_old_records_and_their_snapshots(tmp_path: Path) -> None:
     assert result.exit_code == 0 and "deleted records=2 snapshots=1" in result.stdout
     assert [r.id for r in store.query()] == [keep.id]
     assert snapshots.exists(shared) and not snapshots.exists(old_only)
+    again = invoke(env, "audit", "prune", "--older-than", "90d", "--json")
+    assert again.exit_code == 0
+    assert json.loads(again.stdout) | {"before": ""} == {"records": 0, "snapshots": 0, "before": ""}
     store.close()
 
 

@@ -71,35 +71,30 @@ async def _service_load(base: str, site: LoopbackSite) -> list[str | None]:
     return [i for chunk in ids for i in chunk]
 
 
-async def _audit_list_until(done: asyncio.Event, env: dict[str, str]) -> int:
-    """``audit list`` in a loop until ``done``; returns how many runs, each of which succeeded."""
-    runs = 0
-    while not done.is_set():
-        process = await asyncio.create_subprocess_exec(
-            sys.executable,
-            *("-m", "citation_verifier", "audit", "list", "--json", "--limit", "20"),
-            env=env,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE,
-        )
-        _, err = await process.communicate()
-        assert process.returncode == 0, err.decode()
-        assert b"Traceback" not in err
-        runs += 1
-    return runs
-
-
-async def _batch(inputs: Path, report: Path, env: dict[str, str]) -> None:
+async def _cli(env: dict[str, str], *args: str) -> None:
+    """``citation-verifier ARGS`` in a child process; it must succeed without a traceback."""
     process = await asyncio.create_subprocess_exec(
         sys.executable,
-        *("-m", "citation_verifier.batch", str(inputs), "--out", str(report), "--quiet"),
-        *("--concurrency", "8"),
+        *("-m", "citation_verifier", *args),
         env=env,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
     )
     _, err = await process.communicate()
-    assert process.returncode == 0, err.decode()
+    assert process.returncode == 0 and b"Traceback" not in err, err.decode()
+
+
+async def _audit_list_until(done: asyncio.Event, env: dict[str, str]) -> int:
+    """``audit list`` in a loop until ``done``; returns how many runs, each of which succeeded."""
+    runs = 0
+    while not done.is_set():
+        await _cli(env, "audit", "list", "--json", "--limit", "20")
+        runs += 1
+    return runs
+
+
+async def _batch(inputs: Path, report: Path, env: dict[str, str]) -> None:
+    await _cli(env, "batch", str(inputs), "--out", str(report), "--quiet", "--concurrency", "8")
 
 
 async def _all_at_once(

@@ -345,6 +345,7 @@ def prune(
     yes: Annotated[
         bool, typer.Option("--yes", help="Confirm a duration under one day (deletes nearly all).")
     ] = False,
+    json_output: JsonOption = False,
 ) -> None:
     """Delete records older than a duration, and the snapshots no record refers to anymore."""
     from citation_verifier.audit.prune import prune as run_prune
@@ -363,9 +364,16 @@ def prune(
     with _opened() as (store, snapshots, _settings):
         if dry_run:
             count = store.count(AuditFilter(until=cutoff))
+            if json_output:
+                typer.echo(json.dumps({"would_delete_records": count, "before": f"{cutoff}"}))
+                return
             Console().print(f"would delete records={count} (before {cutoff:%Y-%m-%d %H:%M:%SZ})")
             return
         pruned = run_prune(store, snapshots, cutoff)
+    if json_output:
+        deleted = {"records": pruned.records, "snapshots": pruned.snapshots}
+        typer.echo(json.dumps(deleted | {"before": f"{cutoff}"}))
+        return
     Console().print(
         f"deleted records={pruned.records} snapshots={pruned.snapshots} "
         f"(before {cutoff:%Y-%m-%d %H:%M:%SZ})",

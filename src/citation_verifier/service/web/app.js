@@ -86,6 +86,7 @@
     row(facts, "Final URL", citation.final_url);
     row(facts, "Original status", citation.original_status);
     row(facts, "Confidence", typeof citation.confidence === "number" ? citation.confidence.toFixed(2) : null);
+    if (citation.judge) row(facts, "Judge", citation.judge);
     item.appendChild(facts);
 
     if (citation.evidence_quote) item.appendChild(evidenceBlock(citation));
