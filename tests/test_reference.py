@@ -1,5 +1,5 @@
-"""The reference in docs/REFERENCE.md is generated from the code and kept in sync: every
-environment variable with its default and meaning, every reason with its meaning."""
+"""The README's Configuration and Reasons sections are generated from the code and kept in
+sync: every environment variable with its default and meaning, every reason with its meaning."""
 
 from __future__ import annotations
 
@@ -9,12 +9,16 @@ from citation_verifier.models import REASON_MEANINGS, Reason
 from citation_verifier.reference import reference_markdown
 from citation_verifier.settings import Settings
 
-REFERENCE = Path(__file__).resolve().parent.parent / "docs" / "REFERENCE.md"
+README = Path(__file__).resolve().parent.parent / "README.md"
 
 
-def test_docs_reference_is_what_the_code_generates() -> None:
-    # Regenerate with: citation-verifier config --reference > docs/REFERENCE.md
-    assert REFERENCE.read_text(encoding="utf-8") == reference_markdown()
+def test_the_readme_reference_is_what_the_code_generates() -> None:
+    # Regenerate: replace what lies between the README's reference markers with the output of
+    # `citation-verifier config --reference`.
+    text = README.read_text(encoding="utf-8")
+    start = text.index("<!-- reference:start -->\n") + len("<!-- reference:start -->\n")
+    end = text.index("<!-- reference:end -->")
+    assert text[start:end] == reference_markdown()
 
 
 def test_every_setting_says_what_it_does() -> None:
@@ -22,7 +26,7 @@ def test_every_setting_says_what_it_does() -> None:
     assert missing == []
 
 
-def test_every_reason_has_a_meaning_in_the_reference() -> None:
+def test_every_reason_and_variable_is_in_the_reference() -> None:
     assert set(REASON_MEANINGS) == set(Reason)
     text = reference_markdown()
     assert all(f"| `{reason.value}` |" in text for reason in Reason)

@@ -1,4 +1,4 @@
-"""Aggregate stage: one claim label from its citations' labels, by a fixed rule (SPEC §7)."""
+"""Aggregate stage: one claim label from its citations' labels, by a fixed rule."""
 
 from __future__ import annotations
 

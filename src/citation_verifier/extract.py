@@ -60,7 +60,7 @@ _WHITESPACE = re.compile(r"\s+")
 
 
 def visible_chars(text: str) -> int:
-    """Number of non-whitespace characters: the measure of every length threshold in SPEC §3."""
+    """Number of non-whitespace characters: the measure of every length threshold."""
     return len(_WHITESPACE.sub("", text))
 
 

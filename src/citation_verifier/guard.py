@@ -1,4 +1,4 @@
-"""Guard stage: the only place that decides whether a judge's verdict stands (SPEC §6): its
+"""Guard stage: the only place that decides whether a judge's verdict stands: its
 quote must be in the passages (``passages.quote_in_passages``)."""
 
 from __future__ import annotations

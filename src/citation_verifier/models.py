@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, computed_field, field_validat
 
 
 class Label(StrEnum):
-    """The four verdicts a citation can get (SPEC §2)."""
+    """The four verdicts a citation can get."""
 
     SUPPORTED = "supported"
     CONTRADICTED = "contradicted"
@@ -154,7 +154,7 @@ class Attempt(BaseModel):
     credits: float = Field(default=0.0, ge=0, description="Credits this request cost.")
 
 
-#: The UrlVerdict fields SPEC §8 promises; others may be added beside them.
+#: The UrlVerdict fields every verdict promises; others may be added beside them.
 SPEC_VERDICT_FIELDS = frozenset(
     {
         "url",
@@ -170,7 +170,7 @@ SPEC_VERDICT_FIELDS = frozenset(
 
 
 class UrlVerdict(BaseModel):
-    """The verdict on one cited URL (SPEC §8; extra fields may be added, these stay)."""
+    """The verdict on one cited URL (extra fields may be added, these stay)."""
 
     url: str
     label: Label

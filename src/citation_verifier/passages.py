@@ -1,4 +1,4 @@
-"""Passages stage: split page text into passages of at most N words (SPEC §4).
+"""Passages stage: split page text into passages of at most N words.
 
 Each passage is a verbatim slice of the normalised text, with its character offsets, so a
 quote found in a passage can be located in the page snapshot. A quote is compared with the

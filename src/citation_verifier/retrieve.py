@@ -1,4 +1,4 @@
-"""Retrieve stage: rank passages against the claim by embedding cosine similarity (SPEC §4)."""
+"""Retrieve stage: rank passages against the claim by embedding cosine similarity."""
 
 from __future__ import annotations
 

@@ -19,7 +19,7 @@ class Settings(BaseSettings):
 
     model_config = SettingsConfigDict(env_prefix="", extra="ignore", frozen=True)
 
-    # --- fetch (SPEC §3) ---
+    # --- fetch ---
     fetcher: Literal["auto", "direct", "crawlbase"] = Field(
         default="auto",
         description="Fetch backend: auto (crawlbase when CRAWLBASE_TOKEN is set, else direct), "
@@ -56,7 +56,7 @@ class Settings(BaseSettings):
         default=800, ge=0, description="A not-found template must be shorter than this to count."
     )
 
-    # --- passages and retrieval (SPEC §4) ---
+    # --- passages and retrieval ---
     passage_max_words: int = Field(
         default=200,
         ge=1,
@@ -66,7 +66,7 @@ class Settings(BaseSettings):
         default=3, ge=1, description="Passages (most relevant to the claim) the judge reads."
     )
 
-    # --- judge (SPEC §5) ---
+    # --- judge ---
     judge_provider: Literal[
         "auto", "checker", "local", "lexical", "openai", "anthropic", "ollama"
     ] = Field(
@@ -282,7 +282,7 @@ class Settings(BaseSettings):
     # --- browser rendering ---
     render_js: Literal["auto", "never", "always"] = Field(
         default="auto",
-        description="JavaScript rendering: auto (only pages that need it, SPEC §3), never, always.",
+        description="JavaScript rendering: auto (only pages that need it), never, always.",
     )
     browser_executable: Path = Field(
         default=Path("/usr/bin/chromium"), description="Chromium binary Playwright drives."

@@ -1,4 +1,4 @@
-"""The audit record: everything one verdict depended on, as stored (SPEC §10)."""
+"""The audit record: everything one verdict depended on, as stored."""
 
 from __future__ import annotations
 

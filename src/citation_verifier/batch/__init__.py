@@ -1,4 +1,4 @@
-"""Batch scoring (SPEC §9): JSONL of claims and cited URLs → per-citation report and precision.
+"""Batch scoring: JSONL of claims and cited URLs → per-citation report and precision.
 
 Modules: ``records`` (input and line errors), ``engine`` (dedup by URL, bounded concurrency,
 per-host politeness, checkpointing), ``checkpoint``, ``embed_cache``, ``summary``, ``reports``

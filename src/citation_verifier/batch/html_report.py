@@ -11,7 +11,7 @@ from citation_verifier.batch.checkpoint import ResultRow
 from citation_verifier.batch.summary import Summary, summary_lines
 from citation_verifier.models import Label
 
-# Contradictions first (SPEC §9: one confirmed contradiction can reveal what precision hides).
+# Contradictions first (one confirmed contradiction can reveal what precision hides).
 _ORDER = {Label.CONTRADICTED: 0, Label.SUPPORTED: 1, Label.NOT_FOUND: 2, Label.UNREACHABLE: 3}
 _COLOURS = {
     Label.SUPPORTED: "#2e7d32",

@@ -69,7 +69,7 @@ def _precision_line(name: str, value: float | None, numerator: int, denominator:
 
 
 def summary_lines(summary: Summary) -> list[str]:
-    """The printed summary: the two precision lines of SPEC §9 first, then the counts."""
+    """The printed summary: the two precision lines first, then the counts."""
     labels = " ".join(f"{name}={count}" for name, count in summary.labels.items())
     reasons = " ".join(f"{name}={count}" for name, count in summary.reasons.items()) or "none"
     judges = " ".join(f"{name}={count}" for name, count in summary.judges.items()) or "none"

@@ -167,7 +167,7 @@ async def run_demo(
 
 
 def spec_view(result: VerifyResult) -> dict[str, object]:
-    """``result`` with only the fields of SPEC §8's example (the API and --json add more)."""
+    """``result`` with only the core verdict fields (the API and --json add more)."""
     return {
         "claim": result.claim,
         "overall": result.overall.value,

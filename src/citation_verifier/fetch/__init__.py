@@ -1,1 +1,1 @@
-"""Fetch stage: backends that load a URL, and the SPEC §3 policy chain they all run through."""
+"""Fetch stage: backends that load a URL, and the fetch policy chain they all run through."""

@@ -1,4 +1,4 @@
-"""Headless Chromium rendering for pages that need JavaScript (SPEC §3), behind the SSRF guard.
+"""Headless Chromium rendering for pages that need JavaScript, behind the SSRF guard.
 
 Playwright drives Debian's Chromium (``BROWSER_EXECUTABLE``, default ``/usr/bin/chromium``). One
 browser process is shared and started on the first render; each page gets a fresh context (no

@@ -1,4 +1,4 @@
-"""Fetch backend on the Crawlbase Crawling API, and replay through its Storage API (SPEC §3).
+"""Fetch backend on the Crawlbase Crawling API, and replay through its Storage API.
 
 Speaks the HTTP API directly with httpx (the public SDK loses headers and statuses). One
 :class:`CrawlbaseFetcher` per process: its per-token semaphores bound the concurrent requests

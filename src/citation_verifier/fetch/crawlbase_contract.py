@@ -1,8 +1,8 @@
 """The Crawlbase Crawling API's wire contract as pure functions: query parameters, response
 headers, credit rules and token redaction. No I/O here; :mod:`.crawlbase` does the requests.
 
-Sources: crawlbase.com/docs (crawling-api/response, status-codes, errors, storage-api) and
-SPEC §3. Metadata of an ``html``/``md`` response comes back as headers: ``original_status``,
+Sources: crawlbase.com/docs (crawling-api/response, status-codes, errors, storage-api) and our
+fetch rules. Metadata of an ``html``/``md`` response comes back as headers: ``original_status``,
 ``pc_status`` (renamed ``cb_status``), ``url``, ``rid`` and ``storage_url`` when storing.
 """
 
@@ -18,7 +18,7 @@ from urllib.parse import quote, unquote, urlencode
 NORMAL = "normal"
 JS = "js"
 
-#: Credits (SPEC §3): a normal request, a JavaScript request, and the surcharge of a stored page.
+#: Credits: a normal request, a JavaScript request, and the surcharge of a stored page.
 CREDITS_NORMAL = 1.0
 CREDITS_JS = 2.0
 CREDITS_STORE = 0.5
@@ -134,7 +134,7 @@ def attempt_credits(
     original_status: int | None,
     stored: bool,
 ) -> float:
-    """Credits of one request (SPEC §3): 1 normal or 2 JavaScript when billed, plus 0.5 for a
+    """Credits of one request: 1 normal or 2 JavaScript when billed, plus 0.5 for a
     stored page (a ``rid`` came back)."""
     base = (
         (CREDITS_JS if javascript else CREDITS_NORMAL)

@@ -1,4 +1,4 @@
-"""The SPEC §3 rules, as one ordered chain that every fetch backend runs through.
+"""The fetch rules, as one ordered chain that every fetch backend runs through.
 
 fetch → dead link → homepage redirect → content type (PDF / HTML / text) → readability text,
 falling back to the whole page when thin → soft 404 → empty page. The result is either a
@@ -33,7 +33,7 @@ _NOT_FOUND_FAILURES = frozenset(
 )
 # Failures of a first, cheap attempt that a rendering attempt may overcome.
 _RENDER_ON_FAILURE = frozenset({Reason.CRAWL_FAILED})
-# JavaScript-shell signals in a raw HTML body (SPEC §3 "the page needs a browser").
+# JavaScript-shell signals in a raw HTML body ("the page needs a browser").
 _SCRIPT_TAG = re.compile(r"<script\b", re.I)
 _NOSCRIPT = re.compile(r"<noscript\b[^>]*>(.*?)</noscript\s*>", re.I | re.S)
 _TAG = re.compile(r"<[^>]+>")
@@ -134,7 +134,7 @@ def js_signals(page: FetchedPage) -> tuple[bool, bool]:
 
 
 class PagePolicy:
-    """Applies SPEC §3 to one URL through any :class:`Fetcher`."""
+    """Applies the fetch rules to one URL through any :class:`Fetcher`."""
 
     def __init__(self, fetcher: Fetcher, settings: Settings) -> None:
         self._fetcher = fetcher
@@ -220,7 +220,7 @@ class PagePolicy:
         )
 
     def _needs_rendering(self, page: FetchedPage, result: Document | Settled) -> bool:
-        """JavaScript escalation (SPEC §3), when the backend may render: the cheap attempt left
+        """JavaScript escalation, when the backend may render: the cheap attempt left
         the page thin or empty even after the whole-page fallback, or its short text sits beside
         a ``<noscript>`` enable-JavaScript notice. ``RENDER_JS=always`` renders every HTML page
         that answered 2xx."""
@@ -324,7 +324,7 @@ class PagePolicy:
 
 def local_text(page: FetchedPage, kind: str, readability_min_chars: int) -> tuple[str, str, bool]:
     """Text of a raw body: ``(text, title, used_full_page_fallback)``. HTML gives readable
-    Markdown, or the whole page's text when that is thin (SPEC §3)."""
+    Markdown, or the whole page's text when that is thin."""
     if kind == "pdf":
         return extract.pdf_to_text(page.body), "", False
     decoded = extract.decode_body(page.body, page.charset)

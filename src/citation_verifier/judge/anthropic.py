@@ -36,7 +36,7 @@ def anthropic_endpoint(base_url: str, api_key: str) -> Endpoint:
 
 
 class AnthropicJudge(LLMJudge):
-    """SPEC §5 judge on the Anthropic Messages API."""
+    """Judge on the Anthropic Messages API."""
 
     provider = "anthropic"
 

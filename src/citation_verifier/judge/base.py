@@ -1,4 +1,4 @@
-"""The Judge protocol and the raw judgement it returns (SPEC §5)."""
+"""The Judge protocol and the raw judgement it returns."""
 
 from __future__ import annotations
 

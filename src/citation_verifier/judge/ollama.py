@@ -43,7 +43,7 @@ def ollama_endpoint(host: str) -> Endpoint:
 
 
 class OllamaJudge(LLMJudge):
-    """SPEC §5 judge on a local Ollama server."""
+    """Judge on a local Ollama server."""
 
     provider = "ollama"
 

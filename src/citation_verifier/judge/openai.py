@@ -33,7 +33,7 @@ def openai_endpoint(base_url: str, api_key: str) -> Endpoint:
 
 
 class OpenAIJudge(LLMJudge):
-    """SPEC §5 judge on the OpenAI Chat Completions API."""
+    """Judge on the OpenAI Chat Completions API."""
 
     provider = "openai"
 

@@ -1,4 +1,4 @@
-"""The LLM judge prompt (SPEC §5), the passage delimiting and the verdict JSON schema.
+"""The LLM judge prompt, the passage delimiting and the verdict JSON schema.
 
 Every provider sends the same system prompt and the same user message; only the wire format
 differs. Page text is untrusted: it is fenced between markers that carry a boundary derived from

@@ -1,4 +1,4 @@
-"""The HTTP service: ``GET /health``, ``GET /ready``, ``POST /verify`` (SPEC §8), ``GET
+"""The HTTP service: ``GET /health``, ``GET /ready``, ``POST /verify``, ``GET
 /metrics`` and the web page at ``/``. Build it with :func:`create_app`; ``citation-verifier
 serve`` runs it under uvicorn.
 
@@ -234,7 +234,7 @@ def create_app(settings: Settings | None = None, *, embedder: Embedder | None = 
             ),
         ],
     ) -> VerifyResult | JSONResponse:
-        """Verify one claim against each cited URL (SPEC §8): one verdict per URL, in order,
+        """Verify one claim against each cited URL: one verdict per URL, in order,
         and the overall label."""
         if len(body.urls) > settings.service_max_urls:
             return _invalid("urls", f"at most {settings.service_max_urls} URLs")
