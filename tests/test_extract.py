@@ -4,6 +4,7 @@ from citation_verifier.extract import (
     html_title,
     html_to_full_text,
     html_to_markdown,
+    page_text,
     pdf_to_text,
     visible_chars,
 )
@@ -69,3 +70,31 @@ def test_pdf_text_is_extracted() -> None:
 def test_pdf_without_text_or_broken_pdf_gives_empty_text() -> None:
     assert pdf_to_text(make_pdf([])) == ""
     assert pdf_to_text(b"%PDF-1.4 garbage") == ""
+
+
+def test_page_text_undoes_markdown_escapes_and_drops_inline_formatting() -> None:
+    markdown = (
+        "# Title\n\n"
+        "Long \\[citation needed\\]. Use \\*stars\\*, **bold**, *it*, \\_x\\_ and a\\<b.\n\n"
+        "\\# not a heading\n\n1\\. not a list\n\n\\- not a bullet\n\n- item\n\n"
+        "Code `snake_case *x*` and C:\\path and a literal \\\\\\* backslash-star."
+    )
+    assert page_text(markdown) == (
+        "# Title\n\n"
+        "Long [citation needed]. Use *stars*, bold, it, _x_ and a<b.\n\n"
+        "# not a heading\n\n1. not a list\n\n- not a bullet\n\n- item\n\n"
+        "Code snake_case *x* and C:\\path and a literal \\* backslash-star."
+    )
+
+
+def test_html_with_markdown_characters_extracts_to_the_page_text() -> None:
+    html = (
+        "<html><body><article><h1>Report</h1><p>The wall is 21,196 km long [citation "
+        "needed]. Prices rose 2*3% in Q1_2024 &lt;est.&gt; #1 ~approx~ C:\\data.</p>"
+        "<p>More text follows here so that the article is long enough to be kept whole by "
+        "the extractor, with a second sentence about the methods used.</p></article></body></html>"
+    )
+    text = html_to_markdown(html)
+    assert "long [citation needed]." in text
+    assert "Prices rose 2*3% in Q1_2024 <est.> #1 ~approx~ C:\\data." in text
+    assert "\\[" not in text and "\\*" not in text

@@ -217,9 +217,8 @@ def show_config(
         source = "environment" if variable in os.environ else "default"
         rows.append((variable, shown, source, field.description or ""))
     if json_output:
-        for variable, shown, source, description in rows:
-            record = {"name": variable, "value": shown, "source": source}
-            sys.stdout.write(json.dumps(record | {"description": description}) + "\n")
+        keys = ("name", "value", "source", "description")
+        sys.stdout.writelines(json.dumps(dict(zip(keys, row, strict=True))) + "\n" for row in rows)
         return
     print_table(
         ("variable", "value", "source", "description"),

@@ -8,11 +8,9 @@ screen and ``[/x]`` cannot crash the printer.
 
 from __future__ import annotations
 
-import re
 import sys
 from collections.abc import Sequence
 from enum import IntEnum
-from typing import Any
 
 import typer
 from pydantic import ValidationError
@@ -79,16 +77,11 @@ def fail(message: str, code: ExitCode = ExitCode.USAGE) -> typer.Exit:
     return typer.Exit(int(code))
 
 
-_UNPARSED_FIELD = re.compile(r'error parsing value for field "(\w+)"')
-
-
 def settings_problems(error: ValidationError | SettingsError) -> str:
     """What is wrong with the settings, by environment variable, all problems at once. Values
     are never repeated (they may be secrets)."""
-    if isinstance(error, SettingsError):
-        found = _UNPARSED_FIELD.search(str(error))
-        name = found.group(1).upper() if found else "a setting"
-        return f"{name}: not valid JSON (a list or mapping setting is a JSON value)"
+    if isinstance(error, SettingsError):  # a settings source failed; it names the field
+        return str(error)
     problems = []
     for item in error.errors():
         name = str(item["loc"][0]).upper() if item["loc"] else "settings"
@@ -96,10 +89,10 @@ def settings_problems(error: ValidationError | SettingsError) -> str:
     return "; ".join(problems)
 
 
-def load_settings(**overrides: Any) -> Settings:
+def load_settings() -> Settings:
     """The settings from the environment; on a bad value, one line naming each variable and
     exit with :attr:`ExitCode.CONFIG`."""
     try:
-        return Settings(**overrides)
+        return Settings()
     except (ValidationError, SettingsError) as error:
         raise fail(f"invalid settings: {settings_problems(error)}", ExitCode.CONFIG) from None

@@ -260,7 +260,8 @@ def batch(
     if outcome.summary.judge_failed:
         raise fail(
             f"the judge failed on {outcome.summary.judge_failed} citation(s) (reason judge_error "
-            "in the report): they are left out of the precision; fix the judge and rerun",
+            "in the report): they are left out of the precision; fix the judge and rerun with "
+            "--resume to judge only those again",
             ExitCode.JUDGE,
         )
     if not outcome.rows and outcome.errors:
