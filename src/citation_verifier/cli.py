@@ -14,7 +14,7 @@ from rich.console import Console
 from rich.text import Text
 
 from citation_verifier import __version__
-from citation_verifier.errors import CitationVerifierError, error_text
+from citation_verifier.errors import CitationVerifierError, validation_message
 from citation_verifier.eval_cli import eval_command
 from citation_verifier.models import Label, Reason, VerifyRequest, VerifyResult
 from citation_verifier.terminal import (
@@ -56,13 +56,6 @@ def _options(
     ] = False,
 ) -> None:
     """Check whether the pages an LLM cited actually say what it claimed."""
-
-
-def _validation_message(error: ValidationError) -> str:
-    return "; ".join(
-        f"{'.'.join(str(p) for p in e['loc']) or 'input'}: {error_text(e['msg'])}"
-        for e in error.errors()
-    )
 
 
 def judge_summary(result: VerifyResult) -> list[str]:
@@ -141,7 +134,7 @@ def verify(
     try:
         request = VerifyRequest(claim=claim, urls=urls)
     except ValidationError as error:
-        raise fail(_validation_message(error), ExitCode.INPUT) from None
+        raise fail(validation_message(error, "input"), ExitCode.INPUT) from None
     settings = load_settings()
     print_note(f"{judge_choice(settings)}; verifying {len(request.urls)} URL(s)")
 
@@ -205,6 +198,7 @@ def show_config(
         sys.stdout.write(reference_markdown())
         return
     settings = load_settings()
+    values = settings.model_dump(mode="json")
     rows = []
     for name, field in type(settings).model_fields.items():
         variable = name.upper()
@@ -212,8 +206,7 @@ def show_config(
         if isinstance(value, SecretStr):
             shown = "***" if value.get_secret_value() else ""
         else:
-            dumped = settings.model_dump(mode="json", include={name})[name]
-            shown = dumped if isinstance(dumped, str) else json.dumps(dumped)
+            shown = values[name] if isinstance(values[name], str) else json.dumps(values[name])
         source = "environment" if variable in os.environ else "default"
         rows.append((variable, shown, source, field.description or ""))
     if json_output:

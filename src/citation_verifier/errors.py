@@ -3,12 +3,23 @@ misconfiguration and invalid input, which the CLI and API turn into clear messag
 
 import re
 
+from pydantic import ValidationError
+
 _PYDANTIC_PREFIX = re.compile(r"^(Value|Assertion) error, ")
 
 
 def error_text(message: str) -> str:
     """A pydantic error message without its "Value error, " prefix, as users should read it."""
     return _PYDANTIC_PREFIX.sub("", message)
+
+
+def validation_message(error: ValidationError, whole: str) -> str:
+    """Every problem of ``error`` as ``field.path: message``; ``whole`` names the object itself
+    when a problem has no field."""
+    return "; ".join(
+        f"{'.'.join(str(p) for p in e['loc']) or whole}: {error_text(e['msg'])}"
+        for e in error.errors()
+    )
 
 
 class CitationVerifierError(Exception):

@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 from pydantic import SecretStr
+from pydantic_core import to_jsonable_python
 
 from citation_verifier.models import REASON_MEANINGS
 from citation_verifier.settings import Settings
@@ -26,8 +27,7 @@ def _default(name: str) -> str:
         value = str(value).replace(str(Path.home()), "~", 1)
     if isinstance(value, str):
         return f"`{value}`" if value else '`""`'
-    dumped = Settings.model_construct(**{name: value}).model_dump(mode="json", include={name})
-    return f"`{json.dumps(dumped[name])}`"
+    return f"`{json.dumps(to_jsonable_python(value))}`"
 
 
 def variables_table() -> str:

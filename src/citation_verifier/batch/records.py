@@ -19,7 +19,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from citation_verifier.errors import InputError, error_text
+from citation_verifier.errors import InputError, validation_message
 from citation_verifier.models import VerifyRequest
 
 
@@ -68,13 +68,6 @@ def _record_id(value: Any) -> str:
     return text
 
 
-def _validation_message(error: ValidationError) -> str:
-    return "; ".join(
-        f"{'.'.join(str(p) for p in e['loc']) or 'record'}: {error_text(e['msg'])}"
-        for e in error.errors()
-    )
-
-
 class RecordError(ValueError):
     """A line that is not a usable record; ``record_id`` when its id could be read."""
 
@@ -105,7 +98,7 @@ def parse_line(text: str) -> tuple[str, VerifyRequest]:
     try:
         request = VerifyRequest(claim=data["claim"], urls=data["urls"])
     except ValidationError as error:
-        raise RecordError(_validation_message(error), record_id) from None
+        raise RecordError(validation_message(error, "record"), record_id) from None
     return record_id, request
 
 
