@@ -13,7 +13,7 @@ import pytest
 from pydantic import SecretStr, ValidationError
 
 from citation_verifier.demo.loopback import LoopbackSite, Page, Route
-from citation_verifier.demo.site import BOILING_HTML, demo_routes
+from citation_verifier.demo.site import BOILING_HTML, demo_routes, example_answer
 from citation_verifier.retrieve import MiniLMEmbedder
 from citation_verifier.service.app import create_app
 from citation_verifier.service.server import BackgroundServer
@@ -315,3 +315,96 @@ def test_an_incoming_request_id_is_kept_and_an_unsafe_one_replaced(
     unsafe = httpx.get(service.url + "/health", headers={"X-Request-ID": "bad id\twith spaces"})
     assert unsafe.headers["x-request-id"] != "bad id\twith spaces"
     assert len(unsafe.headers["x-request-id"]) == 16
+
+
+def test_check_answer_gives_the_statements_and_precision_of_the_example(
+    service: BackgroundServer, site: LoopbackSite
+) -> None:
+    response = httpx.post(
+        service.url + "/check-answer", json={"answer": example_answer(site.base_url)}, timeout=60
+    )
+    assert response.status_code == 200, response.text
+    result = response.json()
+    assert [s["overall"] for s in result["statements"]] == [
+        "supported",
+        "supported",
+        "uncited",
+        "contradicted",
+    ]
+    assert result["citation_precision"] == 0.5
+    assert set(result["statements"][0]["citations"][0]) >= SPEC_FIELDS
+    metrics = httpx.get(service.url + "/metrics").text
+    assert 'cv_claims_total{label="uncited"} 1.0' in metrics
+
+
+def test_check_answer_takes_a_citations_array(
+    service: BackgroundServer, site: LoopbackSite
+) -> None:
+    body = {
+        "answer": f"{WATER_100[:-1]} [1]. {WATER_50[:-1]} [2].",
+        "citations": [
+            site.url("/articles/water-boiling-point"),
+            {"url": site.url("/articles/water-boiling-point"), "title": "Boiling"},
+        ],
+    }
+    result = httpx.post(service.url + "/check-answer", json=body, timeout=60).json()
+    assert [s["overall"] for s in result["statements"]] == ["supported", "contradicted"]
+    assert result["unique_urls"] == 1
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"answer": "   "}, "answer"),
+        ({}, "answer"),
+        ({"answer": "x", "citations": "https://a.test"}, "citations"),
+        ({"answer": "x", "unknown": 1}, "unknown"),
+    ],
+)
+def test_check_answer_refuses_an_invalid_body_with_422(
+    service: BackgroundServer, body: dict[str, object], field: str
+) -> None:
+    response = httpx.post(service.url + "/check-answer", json=body)
+    assert response.status_code == 422
+    assert field in response.json()["detail"]
+
+
+def test_check_answer_applies_the_answer_and_url_limits(
+    start: Callable[[Settings], BackgroundServer],
+) -> None:
+    service = start(_settings(service_max_answer_chars=40, service_max_urls=1))
+    long = httpx.post(service.url + "/check-answer", json={"answer": "x" * 41})
+    assert long.status_code == 422 and "at most 40 characters" in long.json()["detail"]
+    many = httpx.post(
+        service.url + "/check-answer",
+        json={
+            "answer": "A is B [1]. C is D [2].",
+            "citations": ["https://a.test", "https://b.test"],
+        },
+    )
+    assert many.status_code == 422 and "at most 1" in many.json()["detail"]
+
+
+def test_check_answer_requires_the_api_key_when_one_is_set(
+    start: Callable[[Settings], BackgroundServer],
+) -> None:
+    service = start(_settings(service_api_key=SecretStr("k3y-for-tests")))
+    response = httpx.post(service.url + "/check-answer", json={"answer": "Fire is hot."})
+    assert response.status_code == 401
+    allowed = httpx.post(
+        service.url + "/check-answer",
+        json={"answer": "Fire is hot."},
+        headers={"Authorization": "Bearer k3y-for-tests"},
+    )
+    assert allowed.status_code == 200 and allowed.json()["uncited"] == 1
+
+
+def test_the_openapi_schema_documents_check_answer_with_examples(
+    service: BackgroundServer,
+) -> None:
+    schema = httpx.get(service.url + "/openapi.json").json()
+    operation = schema["paths"]["/check-answer"]["post"]
+    assert set(operation["responses"]) >= {"200", "401", "413", "422", "429", "503"}
+    examples = operation["requestBody"]["content"]["application/json"]["examples"]
+    assert set(examples) == {"sources", "citations"}
+    assert "AnswerResult" in schema["components"]["schemas"]

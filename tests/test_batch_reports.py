@@ -64,6 +64,7 @@ def test_csv_has_one_row_per_citation_with_the_issue_columns_first() -> None:
     assert len(table) == 3
     assert list(table[0])[: len(LEADING_COLUMNS)] == [
         "id",
+        "statement",
         "claim",
         "url",
         "label",

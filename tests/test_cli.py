@@ -17,7 +17,7 @@ CLAIM = "Water boils at 100 degrees Celsius at sea level."
 
 
 def run(
-    *args: str, allow_private: bool | None = True, **extra_env: str
+    *args: str, allow_private: bool | None = True, input: str | None = None, **extra_env: str
 ) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k != "ALLOW_PRIVATE_URLS"} | extra_env
     if allow_private is not None:
@@ -26,6 +26,7 @@ def run(
         [sys.executable, "-m", "citation_verifier", *args],
         capture_output=True,
         text=True,
+        input=input,
         env=env,
         timeout=240,
         check=False,
@@ -120,3 +121,7 @@ def test_demo_prints_the_article_examples() -> None:
     assert any("/facts/oceans  label=supported" in line for line in lines)
     # The JavaScript-only page is read by the browser the install set up.
     assert any("/apps/moon  label=supported" in line and "rendered=yes" in line for line in lines)
+    # ... and a whole answer is checked statement by statement.
+    assert "  3. uncited      Sourdough is a bread.  (citations: -)" in lines
+    assert any(line.startswith("  4. contradicted") for line in lines)
+    assert "  citation_precision=0.5 (2/4)" in lines

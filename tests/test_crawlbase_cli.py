@@ -134,6 +134,6 @@ async def test_demo_fetches_directly_even_with_a_crawlbase_token(
     with FakeCrawlbase() as fake:
         for name, value in _env(fake).items():
             monkeypatch.setenv(name, value)
-        articles, _ = await run_demo()
+        articles, _, _ = await run_demo()
         assert fake.calls == []  # the loopback demo site is out of a crawling API's reach
     assert all(c.attempts == [] for r in articles for c in r.citations)

@@ -1,6 +1,8 @@
 """The web page in a real browser: Debian's Chromium driven by Playwright opens /, submits the
 water example against loopback pages with the keyboard, and sees the labels and the highlighted
-quote. Screenshots go to test-output/browser/."""
+quote; in the "Whole answer" mode it checks an LLM answer and sees each statement's label and
+markers. Screenshots go to test-output/browser/ (docs/img/ holds copies: web-page.png is
+water-example.png, answer-mode.png is answer-mode.png)."""
 
 from __future__ import annotations
 
@@ -54,7 +56,8 @@ def browser(tmp_path: Path) -> Iterator[BrowserContext]:
 
 
 def _submit_with_keyboard(page: Page, claim: str, urls: list[str]) -> None:
-    page.get_by_label("Claim").fill(claim)
+    # exact: the "One claim" tab panel is labelled by its tab, and the label match is by substring
+    page.get_by_label("Claim", exact=True).fill(claim)
     page.keyboard.press("Tab")  # the URL box follows the claim in tab order
     page.keyboard.type("\n".join(urls))
     page.get_by_role("button", name="Verify").focus()
@@ -100,7 +103,7 @@ def test_the_page_shows_labels_and_the_highlighted_quote_for_the_water_example(
         page.screenshot(path=str(OUTPUT / "water-example-phone.png"), full_page=True)
         # A later error replaces these results: they answered another request.
         page.set_viewport_size({"width": 1000, "height": 900})
-        page.get_by_label("Claim").fill(WATER_100)
+        page.get_by_label("Claim", exact=True).fill(WATER_100)
         page.get_by_label("Cited URLs").fill("ftp://example.com/file")
         page.get_by_role("button", name="Verify").click()
         page.get_by_role("alert").wait_for(timeout=10_000)
@@ -119,3 +122,321 @@ def test_the_page_shows_the_service_error_message(
         alert.wait_for(timeout=10_000)
         assert "not an http(s) URL" in alert.inner_text()
         assert page.locator("#results").is_hidden()
+
+
+# Set before the page's own scripts run (CDP, so the page's CSP does not apply to it).
+RECORD_CSP_VIOLATIONS = """
+window.__cspViolations = [];
+document.addEventListener("securitypolicyviolation", (event) => {
+  window.__cspViolations.push(event.violatedDirective + " " + event.blockedURI);
+});
+"""
+
+
+def _answer(site: LoopbackSite) -> str:
+    """An LLM answer citing the demo pages: two supported statements, an uncited one, one its page
+    does not settle, a marker that matches no source, and a contradicted one that also cites a
+    dead link."""
+    return (
+        f"{WATER_100[:-1]} [1]. The Eiffel Tower is about 330 metres tall [2]. "
+        "Sourdough is a bread. The Eiffel Tower is repainted every seven years [2]. "
+        "The Moon is made of green cheese [4]. "
+        f"{WATER_50[:-1]} [1][3].\n\n"
+        "Sources:\n"
+        f"[1] {site.url('/articles/water-boiling-point')}\n"
+        f"[2] {site.url('/reports/eiffel-tower')}\n"
+        f"[3] {site.url('/old-report')}\n"
+    )
+
+
+def _watch(page: Page) -> list[str]:
+    """Console errors and uncaught exceptions of ``page``, as they happen."""
+    problems: list[str] = []
+    page.on(
+        "console",
+        lambda m: problems.append(f"{m.text} {m.location}") if m.type == "error" else None,
+    )
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    page.add_init_script(RECORD_CSP_VIOLATIONS)
+    return problems
+
+
+def _tab_until(page: Page, selector: str, limit: int = 30) -> None:
+    """Press Tab until the focused element matches ``selector`` (fails after ``limit``)."""
+    for _ in range(limit):
+        page.keyboard.press("Tab")
+        if page.evaluate("(s) => document.activeElement.matches(s)", selector):
+            return
+    raise AssertionError(f"Tab never reached {selector}")
+
+
+def test_the_answer_mode_shows_each_statement_with_its_label_and_marks(
+    serve: Callable[[Mapping[str, Route]], LoopbackSite],
+    embedder: MiniLMEmbedder,
+    browser: BrowserContext,
+) -> None:
+    site = serve(demo_routes())
+    settings = Settings(allow_private_urls=True, fetch_timeout_s=5.0)
+    with BackgroundServer(create_app(settings, embedder=embedder)) as service:
+        page = browser.new_page()
+        problems = _watch(page)
+        response = page.goto(service.url + "/")
+        assert (
+            response is not None
+            and "script-src 'self'" in response.headers["content-security-policy"]
+        )
+
+        # The mode switch is a tablist: arrows move between the tabs and select them.
+        claim_tab = page.get_by_role("tab", name="One claim")
+        answer_tab = page.get_by_role("tab", name="Whole answer")
+        assert claim_tab.get_attribute("aria-selected") == "true"
+        assert page.get_by_role("tabpanel", name="Whole answer").count() == 0  # hidden
+        claim_tab.focus()
+        page.keyboard.press("ArrowRight")
+        assert answer_tab.get_attribute("aria-selected") == "true"
+        assert claim_tab.get_attribute("aria-selected") == "false"
+        assert page.evaluate("document.activeElement.id") == "tab-answer"
+        assert [claim_tab.get_attribute("tabindex"), answer_tab.get_attribute("tabindex")] == [
+            "-1",
+            "0",
+        ]
+        assert page.locator("#panel-claim").is_hidden()
+        panel = page.get_by_role("tabpanel", name="Whole answer")
+        assert panel.is_visible() and panel.get_attribute("aria-labelledby") == "tab-answer"
+        page.keyboard.press("ArrowRight")  # wraps around to the first tab, and back
+        assert page.locator("#panel-answer").is_hidden()
+        page.keyboard.press("End")
+        assert panel.is_visible()
+
+        # Tab leaves the tablist for the panel's first field: paste the answer there.
+        page.keyboard.press("Tab")
+        assert page.evaluate("document.activeElement.id") == "answer"
+        page.keyboard.insert_text(_answer(site))
+        page.keyboard.press("Tab")
+        assert page.evaluate("document.activeElement.id") == "answer-citations"
+        page.keyboard.press("Tab")
+        assert page.evaluate("document.activeElement.id") == "answer-submit"
+        page.keyboard.press("Enter")
+        page.wait_for_selector("#answer-results:not([hidden])", timeout=60_000)
+        # Focus moves to the result so keyboard and screen-reader users land on it.
+        assert page.evaluate("document.activeElement.id") == "answer-results-heading"
+
+        summary = page.locator("#answer-summary").inner_text()
+        assert "Citation precision: 40%" in summary and "2/5 citations supported" in summary
+        counts = page.locator("#answer-counts > li").all_inner_texts()
+        assert counts == [
+            "2 supported",
+            "1 contradicted",
+            "1 not found",
+            "0 unreachable",
+            "1 uncited",
+            "1 unresolved",
+        ]
+
+        statements = page.locator("#statements > li")
+        assert statements.count() == 6
+        labels = [
+            statements.nth(i).locator(".statement-head .badge").inner_text() for i in range(6)
+        ]
+        assert labels == [
+            "supported",
+            "supported",
+            "uncited",
+            "not found",
+            "unresolved",
+            "contradicted",
+        ]
+        texts = [statements.nth(i).locator(".statement-text").inner_text() for i in range(6)]
+        assert texts[0].startswith(WATER_100[:-1]) and texts[2] == "Sourdough is a bread."
+        assert texts[5].startswith(WATER_50[:-1])
+        assert "cites no source" in statements.nth(2).inner_text()
+        assert statements.nth(2).locator("a.marker").count() == 0
+
+        # Each marker is a mark coloured by its own verdict, named with it in words.
+        first, unsettled = statements.nth(0), statements.nth(3)
+        unresolved, last = statements.nth(4), statements.nth(5)
+        assert first.get_by_role("link", name="[1] supported").count() == 1
+        assert first.locator("a.marker-supported mark").count() == 1
+        assert unsettled.get_by_role("link", name="[2] not found").count() == 1
+        assert unresolved.get_by_role("link", name="[4] unresolved").count() == 1
+        assert "[4] matches no source in the answer" in unresolved.locator(".problems").inner_text()
+        assert last.get_by_role("link", name="[1] contradicted").count() == 1
+        assert last.get_by_role("link", name="[3] unreachable").count() == 1
+        assert last.locator("summary").inner_text() == (
+            "2 citations: 1 contradicted, 1 unreachable"
+        )
+
+        # Tab order: the markers, then the statement's citations (in a <details>), whose
+        # cards hold the page's link and the evidence in its passage.
+        _tab_until(page, "#statement-1 a.marker")
+        page.keyboard.press("Tab")
+        assert page.evaluate("document.activeElement.tagName") == "SUMMARY"
+        page.keyboard.press("Enter")
+        page.keyboard.press("Tab")
+        link = page.locator(":focus")
+        assert link.get_attribute("href") == site.url("/articles/water-boiling-point")
+        assert link.get_attribute("target") == "_blank"
+        assert {"noopener", "noreferrer"} <= set((link.get_attribute("rel") or "").split())
+        card = page.locator("#statement-1-c1")
+        assert card.locator(".badge").inner_text() == "supported"
+        assert card.locator("mark.quote").inner_text() == WATER_100
+        assert WATER_100 in card.locator("blockquote.passage").inner_text()
+
+        # A marker leads to what it cites: Enter on [1] of the last statement opens its
+        # citations and focuses the contradicting page's card.
+        _tab_until(page, "#statement-6 a.marker")
+        page.keyboard.press("Enter")
+        assert page.evaluate("document.activeElement.id") == "statement-6-c1"
+        contradicting = page.locator("#statement-6-c1")
+        assert contradicting.is_visible()
+        assert contradicting.locator("mark.quote").inner_text() == WATER_100
+        assert page.locator("#statement-6-c2").locator(".badge").inner_text() == "unreachable"
+
+        assert problems == []
+        assert page.evaluate("window.__cspViolations") == []
+        OUTPUT.mkdir(parents=True, exist_ok=True)
+        page.evaluate("document.activeElement.blur()")  # no focus ring in the docs' picture
+        page.screenshot(path=str(OUTPUT / "answer-mode.png"), full_page=True)
+        page.set_viewport_size({"width": 390, "height": 844})
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+        page.screenshot(path=str(OUTPUT / "answer-mode-phone.png"), full_page=True)
+
+        # The claim mode kept its own state, and the answer's result stays when switching back.
+        page.set_viewport_size({"width": 1000, "height": 900})
+        claim_tab.click()
+        assert page.get_by_label("Claim", exact=True).is_visible()
+        assert page.locator("#answer-results").is_hidden()
+        answer_tab.click()
+        assert page.locator("#answer-results").is_visible()
+
+
+def test_the_answer_mode_shows_the_service_error_message(
+    embedder: MiniLMEmbedder, browser: BrowserContext
+) -> None:
+    settings = Settings(allow_private_urls=True, service_max_answer_chars=40)
+    with BackgroundServer(create_app(settings, embedder=embedder)) as service:
+        page = browser.new_page()
+        problems = _watch(page)
+        page.goto(service.url + "/")
+        page.get_by_role("tab", name="Whole answer").click()
+        submit = page.get_by_role("button", name="Check answer")
+        submit.click()  # nothing entered: the page says so and does not call the service
+        alert = page.get_by_role("alert")
+        assert alert.inner_text() == "Enter the answer."
+        assert page.evaluate("document.activeElement.id") == "answer"
+
+        page.get_by_label("Answer", exact=True).fill(WATER_100 * 2 + " [1]")
+        page.get_by_label("Citations array (optional)").fill("https://example.com/water")
+        submit.click()
+        page.get_by_text("at most 40 characters").wait_for(timeout=10_000)
+        assert "invalid request: answer" in alert.inner_text()
+        assert page.locator("#answer-results").is_hidden()
+        assert page.locator("#answer-status").inner_text() == ""
+        assert submit.is_enabled()
+        # The claim mode's status and error are its own.
+        page.get_by_role("tab", name="One claim").click()
+        assert page.get_by_role("alert").count() == 0
+        # (a failed request is logged by the browser itself: "status of 422")
+        assert all("422" in problem for problem in problems)
+
+
+def _verdict(url: str, label: str, quote: str | None = None) -> dict[str, object]:
+    return {
+        "url": url,
+        "label": label,
+        "evidence_quote": quote,
+        "confidence": 0.9,
+        "final_url": url,
+        "original_status": 200,
+        "reason": None if quote else "no_evidence",
+        "evidence_context": None,
+        "judge": "test",
+    }
+
+
+def test_the_answer_mode_marks_each_marker_with_its_own_source_and_never_parses_html(
+    embedder: MiniLMEmbedder, browser: BrowserContext
+) -> None:
+    """A crafted /check-answer response: each marker is shown with the verdicts of the URLs
+    the response says it resolved to (and its problems), and answer text is only ever text."""
+    water, survey = "https://a.example/water", "https://b.example/survey"
+    crafted = {
+        "statements": [
+            {
+                "text": "Both pages say so [1, 2].",
+                "claim": "Both pages say so.",
+                "overall": "supported",
+                "citations": [
+                    _verdict(water, "supported", "say so"),
+                    _verdict(survey, "not_found"),
+                ],
+                "markers": [{"text": "[1, 2]", "urls": [water, survey], "problems": []}],
+                "problems": [],
+            },
+            {
+                "text": f"The [survey]({survey}) disagrees [1].",
+                "claim": "The survey disagrees.",
+                "overall": "contradicted",
+                "citations": [
+                    _verdict(survey, "supported", "x"),
+                    _verdict(water, "contradicted", "y"),
+                ],
+                "markers": [
+                    {"text": f"[survey]({survey})", "urls": [survey], "problems": []},
+                    {"text": "[1]", "urls": [water], "problems": []},
+                ],
+                "problems": [],
+            },
+            {
+                "text": 'Markup <img src=x onerror="window.__xss=1"> stays text [1, 9].',
+                "claim": "Markup stays text.",
+                "overall": "supported",
+                "citations": [_verdict(water, "supported", "Markup")],
+                "markers": [
+                    {
+                        "text": "[1, 9]",
+                        "urls": [water],
+                        "problems": ["[9] matches no source in the answer"],
+                    }
+                ],
+                "problems": ["[9] matches no source in the answer"],
+            },
+        ],
+        "citation_precision": None,
+        "citations": 0,
+        "supported_citations": 0,
+        "supported": 2,
+        "contradicted": 1,
+        "not_found": 0,
+        "unreachable": 0,
+        "uncited": 0,
+        "unresolved": 0,
+        "unique_urls": 2,
+        "credits": 0.0,
+    }
+    settings = Settings(allow_private_urls=True)
+    with BackgroundServer(create_app(settings, embedder=embedder)) as service:
+        page = browser.new_page()
+        problems = _watch(page)
+        page.route("**/check-answer", lambda route: route.fulfill(json=crafted))
+        page.goto(service.url + "/")
+        page.get_by_role("tab", name="Whole answer").click()
+        page.get_by_label("Answer", exact=True).fill("anything: the response is crafted")
+        page.get_by_role("button", name="Check answer").click()
+        page.wait_for_selector("#answer-results:not([hidden])", timeout=10_000)
+
+        assert (
+            page.locator("#answer-summary")
+            .inner_text()
+            .startswith("Citation precision: none (no citation could be checked)")
+        )
+        first, second, third = (page.locator(f"#statement-{n}") for n in (1, 2, 3))
+        mixed = first.get_by_role("link", name="[1, 2] supported, not found", exact=True)
+        assert mixed.get_attribute("class") == "marker marker-mixed"
+        assert second.get_by_role("link", name=f"[survey]({survey}) supported").count() == 1
+        assert second.get_by_role("link", name="[1] contradicted", exact=True).count() == 1
+        assert third.get_by_role("link", name="[1, 9] supported, unresolved").count() == 1
+        assert "<img src=x" in third.locator(".statement-text").inner_text()
+        assert page.locator("#statements img").count() == 0
+        assert page.evaluate("window.__xss") is None
+        assert problems == []

@@ -18,8 +18,10 @@ from citation_verifier.errors import CitationVerifierError, validation_message
 from citation_verifier.eval_cli import eval_command
 from citation_verifier.models import Label, Reason, VerifyRequest, VerifyResult
 from citation_verifier.terminal import (
+    LABEL_STYLES,
     ExitCode,
     fail,
+    fail_on_labels,
     load_settings,
     print_error,
     print_note,
@@ -31,13 +33,6 @@ app = typer.Typer(
     no_args_is_help=True,
     help="Check whether the pages an LLM cited actually say what it claimed.",
 )
-
-_LABEL_STYLE = {
-    Label.SUPPORTED: "green",
-    Label.CONTRADICTED: "bold red",
-    Label.NOT_FOUND: "yellow",
-    Label.UNREACHABLE: "dim",
-}
 
 
 def _version(value: bool) -> None:
@@ -85,14 +80,14 @@ def _print_table(result: VerifyResult) -> None:
     # Claims, URLs and quotes are the user's and the page's text: Text cells, never markup.
     console = Console(highlight=False, soft_wrap=True)
     console.print(Text(f"Claim: {result.claim}"))
-    console.print(Text.assemble("Overall: ", (result.overall.value, _LABEL_STYLE[result.overall])))
+    console.print(Text.assemble("Overall: ", (result.overall.value, LABEL_STYLES[result.overall])))
     judges = sorted({c.judge for c in result.citations if c.judge})
     if judges:
         console.print(Text(f"Judge: {', '.join(judges)}"))
     rows = [
         [
             Text(c.url if c.final_url in (None, c.url) else f"{c.url}\n→ {c.final_url}"),
-            Text(c.label.value, style=_LABEL_STYLE[c.label]),
+            Text(c.label.value, style=LABEL_STYLES[c.label]),
             Text(c.reason or ""),
             Text("" if c.original_status is None else str(c.original_status)),
             Text(f"{c.confidence:.2f}"),
@@ -130,7 +125,7 @@ def verify(
     from citation_verifier.judge.providers import judge_choice
     from citation_verifier.pipeline import build_verifier
 
-    gate = _labels(fail_on or [])
+    gate = fail_on_labels(fail_on or [], Label)
     try:
         request = VerifyRequest(claim=claim, urls=urls)
     except ValidationError as error:
@@ -165,18 +160,6 @@ def verify(
         labels = ", ".join(sorted({c.label.value for c in gated}))
         print_note(f"--fail-on: {len(gated)} citation(s) {labels}")
         raise typer.Exit(int(ExitCode.FAIL_ON))
-
-
-def _labels(values: list[str]) -> set[Label]:
-    """``--fail-on`` values (repeated and/or comma-separated) as labels."""
-    names = {name.strip().lower() for value in values for name in value.split(",") if name.strip()}
-    known = {label.value for label in Label}
-    unknown = sorted(names - known)
-    if unknown:
-        raise fail(
-            f"--fail-on: unknown label {', '.join(unknown)}; expected: {', '.join(sorted(known))}"
-        )
-    return {Label(name) for name in names}
 
 
 @app.command("config")
@@ -239,6 +222,10 @@ app.command()(serve)
 from citation_verifier.batch.command import register as register_batch  # noqa: E402
 
 register_batch(app)
+# check-answer:
+from citation_verifier.answers.command import check_answer_command  # noqa: E402
+
+app.command("check-answer")(check_answer_command)
 # eval:
 app.command("eval")(eval_command)
 # audit:
@@ -249,6 +236,10 @@ app.add_typer(audit_app, name="audit")
 from citation_verifier.model_cli import app as model_app  # noqa: E402
 
 app.add_typer(model_app, name="model")
+# mcp:
+from citation_verifier.mcp_server.command import mcp as mcp_command  # noqa: E402
+
+app.command("mcp")(mcp_command)
 
 
 def main() -> None:

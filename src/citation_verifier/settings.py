@@ -311,6 +311,9 @@ class Settings(BaseSettings):
     service_max_body_bytes: int = Field(default=64 * 1024, gt=0, description="Request body cap.")
     service_max_urls: int = Field(default=20, ge=1, description="Most URLs one request may cite.")
     service_max_claim_chars: int = Field(default=2000, ge=1, description="Longest claim accepted.")
+    service_max_answer_chars: int = Field(
+        default=20_000, ge=1, description="Longest answer /check-answer and MCP accept."
+    )
     service_max_in_flight: int = Field(
         default=8, ge=1, description="Verifications running at once; more requests wait."
     )

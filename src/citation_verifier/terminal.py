@@ -9,8 +9,9 @@ screen and ``[/x]`` cannot crash the printer.
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
-from enum import IntEnum
+from collections.abc import Iterable, Sequence
+from enum import IntEnum, StrEnum
+from typing import TypeVar
 
 import typer
 from pydantic import ValidationError
@@ -21,6 +22,18 @@ from rich.text import Text
 
 from citation_verifier.errors import error_text
 from citation_verifier.settings import Settings
+
+LABEL_STYLES = {
+    "supported": "green",
+    "contradicted": "bold red",
+    "not_found": "yellow",
+    "unreachable": "dim",
+    "uncited": "cyan",
+    "unresolved": "magenta",
+}
+"""How a label (a citation's, or an answer statement's) is coloured on a terminal."""
+
+L = TypeVar("L", bound=StrEnum)
 
 
 class ExitCode(IntEnum):
@@ -96,3 +109,16 @@ def load_settings() -> Settings:
         return Settings()
     except (ValidationError, SettingsError) as error:
         raise fail(f"invalid settings: {settings_problems(error)}", ExitCode.CONFIG) from None
+
+
+def fail_on_labels(values: Iterable[str], labels: type[L]) -> set[L]:
+    """``--fail-on`` values (repeated and/or comma-separated) as members of ``labels``; an
+    unknown name fails with the list of known ones."""
+    names = {name.strip().lower() for value in values for name in value.split(",") if name.strip()}
+    known = {label.value for label in labels}
+    unknown = sorted(names - known)
+    if unknown:
+        raise fail(
+            f"--fail-on: unknown label {', '.join(unknown)}; expected: {', '.join(sorted(known))}"
+        )
+    return {labels(name) for name in names}

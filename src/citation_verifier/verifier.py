@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from types import TracebackType
 from typing import Any, Protocol
 
@@ -24,6 +24,24 @@ from citation_verifier.retrieve import Embedder, MiniLMEmbedder, top_passages
 from citation_verifier.reuse.pages import PageCache
 from citation_verifier.reuse.verdicts import VerdictCache, judge_fingerprint, verdict_key
 from citation_verifier.settings import Settings
+
+Progress = Callable[[int, int, str], Awaitable[None]]
+"""``progress(done, total, message)``: told of each step of a verification as it finishes."""
+
+
+class Steps:
+    """Counts the steps of one verification and tells ``progress`` (if any) of each."""
+
+    def __init__(self, total: int, progress: Progress | None) -> None:
+        self.total = total
+        self.done = 0
+        self._progress = progress
+
+    async def step(self, message: str) -> None:
+        """One more step finished; ``message`` says which."""
+        self.done += 1
+        if self._progress is not None:
+            await self._progress(self.done, self.total, message)
 
 
 class VerdictObserver(Protocol):
@@ -111,11 +129,21 @@ class Verifier:
         if self.observer is not None:
             self.observer.close()
 
-    async def verify(self, request: VerifyRequest) -> VerifyResult:
-        """Verify one claim against each of its URLs (concurrently); citations keep URL order."""
-        citations = await asyncio.gather(
-            *(self.verify_url(request.claim, url) for url in request.urls)
-        )
+    async def verify(
+        self, request: VerifyRequest, *, progress: Progress | None = None
+    ) -> VerifyResult:
+        """Verify one claim against each of its URLs (concurrently); citations keep URL order.
+        ``progress`` hears of every page loaded and every page judged."""
+        report = Steps(2 * len(request.urls), progress)
+
+        async def one(url: str) -> UrlVerdict:
+            loaded = await self.load_page(url)
+            await report.step(f"loaded {url}")
+            verdict = await self.verdict(request.claim, loaded)
+            await report.step(f"judged {url}: {verdict.label.value}")
+            return verdict
+
+        citations = await asyncio.gather(*(one(url) for url in request.urls))
         return VerifyResult(
             claim=request.claim,
             overall=aggregate(c.label for c in citations),
@@ -125,20 +153,22 @@ class Verifier:
 
     async def verify_url(self, claim: str, url: str) -> UrlVerdict:
         """The verdict on one cited URL, as the observer (if any) saw it."""
-        if self.page_cache is not None:
-            loaded_here = False
+        return await self.verdict(claim, await self.load_page(url))
 
-            async def load(u: str) -> Document | Settled:
-                nonlocal loaded_here
-                loaded_here = True
-                return await self.load(u)
+    async def load_page(self, url: str) -> Document | Settled:
+        """:meth:`load` through the page cache when there is one. A page the cache already
+        held (or another caller was loading) carries no attempts: this call spent nothing."""
+        if self.page_cache is None:
+            return await self.load(url)
+        loaded_here = False
 
-            loaded = await self.page_cache.load(url, load)
-            if not loaded_here:  # reused page: this citation spent no credits on it
-                loaded = dataclasses.replace(loaded, attempts=())
-        else:
-            loaded = await self.load(url)
-        return await self.verdict(claim, loaded)
+        async def load(u: str) -> Document | Settled:
+            nonlocal loaded_here
+            loaded_here = True
+            return await self.load(u)
+
+        loaded = await self.page_cache.load(url, load)
+        return loaded if loaded_here else dataclasses.replace(loaded, attempts=())
 
     async def load(self, url: str) -> Document | Settled:
         """Fetch and extract ``url`` through the policy chain, within the fetch slots."""

@@ -1,8 +1,9 @@
 """The batch checkpoint: one JSON line per finished citation, appended as it completes.
 
 A process killed at any point leaves at most one torn last line; resuming drops it, keeps every
-complete line, and appends after them. A row is reused only for the same citation (id and URL
-position) with the same claim and URL, so an edited input never inherits a stale verdict.
+complete line, and appends after them. A row is reused only for the same citation (id, statement
+and URL position) with the same claim and URL, so an edited input never inherits a stale
+verdict.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import IO
 
 from pydantic import BaseModel, ValidationError
 
-from citation_verifier.batch.records import Citation
+from citation_verifier.batch.records import Citation, citation_key
 from citation_verifier.models import UrlVerdict
 
 
@@ -25,11 +26,13 @@ class ResultRow(BaseModel):
     index: int
     claim: str
     verdict: UrlVerdict
+    statement: int | None = None
+    """Position of the statement in an answer record; None for a claim record."""
 
     @property
     def key(self) -> str:
         """Same identity as :attr:`Citation.key`."""
-        return f"{self.id}\x1f{self.index}"
+        return citation_key(self.id, self.statement, self.index)
 
     def matches(self, citation: Citation) -> bool:
         """Whether this row is the finished form of ``citation``."""

@@ -26,7 +26,7 @@ from citation_verifier.batch.checkpoint import Checkpoint
 from citation_verifier.batch.engine import BatchOutcome, LocalRunner, Runner, run_batch
 from citation_verifier.batch.html_report import html_report
 from citation_verifier.batch.records import STDIN, read_input
-from citation_verifier.batch.reports import write_errors, write_report
+from citation_verifier.batch.reports import write_errors, write_report, write_statements
 from citation_verifier.batch.summary import summary_lines
 from citation_verifier.errors import CitationVerifierError, InputError
 from citation_verifier.judge.providers import judge_choice
@@ -131,7 +131,8 @@ def batch(
         Path,
         typer.Argument(
             metavar="INPUT.jsonl",
-            help='JSONL, {"id", "claim", "urls"} a line; .jsonl.gz read as gzip, - for stdin.',
+            help='JSONL, {"id", "claim", "urls"} or {"id", "answer", "citations"?} a line; '
+            ".jsonl.gz read as gzip, - for stdin.",
         ),
     ],
     out: Annotated[Path, typer.Option("--out", "-o", help="Report file.")] = Path(
@@ -171,7 +172,8 @@ def batch(
         bool, typer.Option("--json", help="Print the summary as one JSON object.")
     ] = False,
 ) -> None:
-    """Score every citation of INPUT.jsonl; write a per-citation report and print precision."""
+    """Score every citation of INPUT.jsonl; write a per-citation report and print precision.
+    Answer records also get a per-statement CSV (OUT.statements.csv)."""
     err = Console(stderr=True, highlight=False, soft_wrap=True)
     if input_path != STDIN and not input_path.is_file():
         raise fail(f"input file not found: {input_path}", ExitCode.INPUT)
@@ -234,7 +236,10 @@ def batch(
         print_error(str(error))
         print_note(f"finished citations are kept in {store.path}; fix it and rerun with --resume")
         raise typer.Exit(int(ExitCode.CONFIG)) from None
-    write_report(out, outcome.rows, outcome.summary, fmt.value)
+    write_report(out, outcome.rows, outcome.summary, fmt.value, outcome.answers)
+    statements_path = _sidecar(out, ".statements.csv")
+    if outcome.answers:
+        write_statements(statements_path, outcome.answers)
     if outcome.errors:
         write_errors(errors_path, outcome.errors)
     else:
@@ -243,13 +248,17 @@ def batch(
         store.path.unlink(missing_ok=True)  # finished: the report holds every row
     if html is not None:
         html.parent.mkdir(parents=True, exist_ok=True)
-        html.write_text(html_report(outcome.rows, outcome.summary), encoding="utf-8")
+        html.write_text(
+            html_report(outcome.rows, outcome.summary, outcome.answers), encoding="utf-8"
+        )
     if json_output:
         typer.echo(outcome.summary.model_dump_json())
     else:
         for line in summary_lines(outcome.summary):
             typer.echo(line)
     files = f"report: {out}"
+    if outcome.answers:
+        files += f"  statements: {statements_path}"
     if outcome.errors:
         files += f"  errors: {errors_path} ({len(outcome.errors)} invalid lines)"
     if store.path.exists():

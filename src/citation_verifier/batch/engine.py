@@ -14,13 +14,14 @@ from abc import ABC, abstractmethod
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractAsyncContextManager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
+from citation_verifier.answers.check import answer_result, statement_outcome
 from citation_verifier.batch.checkpoint import Checkpoint, ResultRow
 from citation_verifier.batch.embed_cache import CachingEmbedder
-from citation_verifier.batch.records import BatchInput, Citation, LineError
-from citation_verifier.batch.summary import Summary, summarize
+from citation_verifier.batch.records import BatchInput, Citation, LineError, citation_key
+from citation_verifier.batch.summary import AnswerRow, Summary, summarize
 from citation_verifier.judge.base import Judge
 from citation_verifier.models import Reason, UrlVerdict
 from citation_verifier.pipeline import build_verifier
@@ -93,6 +94,8 @@ class BatchOutcome:
     """Citations scored in this run."""
     jobs: int
     """Unique URLs loaded in this run."""
+    answers: list[AnswerRow] = field(default_factory=list)
+    """Each answer record's statements and figures, in input order."""
 
 
 Owners = dict[tuple[str, str], list[Citation]]
@@ -127,7 +130,11 @@ def _rows_for(job: UrlJob, verdicts: Sequence[UrlVerdict], owners: Owners) -> It
             booked = verdict if first else verdict.model_copy(update={"credits": 0.0})
             first = False
             yield ResultRow(
-                id=citation.record_id, index=citation.index, claim=claim, verdict=booked
+                id=citation.record_id,
+                index=citation.index,
+                claim=claim,
+                verdict=booked,
+                statement=citation.statement,
             )
 
 
@@ -190,11 +197,32 @@ async def run_batch(
     finally:
         checkpoint.close()
     rows = [done[c.key] for c in batch.citations]
+    answers = answer_rows(batch, done)
     return BatchOutcome(
         rows=rows,
-        summary=summarize(rows, len(batch.errors)),
+        summary=summarize(rows, len(batch.errors), answers),
+        answers=answers,
         errors=batch.errors,
         reused=reused,
         scored=len(rows) - reused,
         jobs=len(jobs),
     )
+
+
+def answer_rows(batch: BatchInput, done: dict[str, ResultRow]) -> list[AnswerRow]:
+    """Each answer record's result, assembled from its finished citations exactly as
+    ``check-answer`` assembles it."""
+    out = []
+    for record in batch.answers:
+        statements = [
+            statement_outcome(
+                statement,
+                [
+                    done[citation_key(record.record_id, position, index)].verdict
+                    for index in range(len(statement.urls))
+                ],
+            )
+            for position, statement in enumerate(record.statements)
+        ]
+        out.append(AnswerRow(id=record.record_id, result=answer_result(statements)))
+    return out

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from html import escape
 
 from citation_verifier.batch.checkpoint import ResultRow
-from citation_verifier.batch.summary import Summary, summary_lines
+from citation_verifier.batch.summary import AnswerRow, Summary, summary_lines
 from citation_verifier.models import Label
 
 # Contradictions first (one confirmed contradiction can reveal what precision hides).
@@ -78,7 +78,37 @@ def _row(row: ResultRow) -> str:
     )
 
 
-def html_report(rows: Sequence[ResultRow], summary: Summary, title: str = "Citation report") -> str:
+def _answers(answers: Sequence[AnswerRow]) -> str:
+    """Each answer's statements in order, with their overall labels."""
+    if not answers:
+        return ""
+    rows = []
+    for answer in answers:
+        precision = answer.result.citation_precision
+        shown = "n/a" if precision is None else f"{precision:.4f}"
+        for position, statement in enumerate(answer.result.statements):
+            rows.append(
+                f"<tr><td>{escape(answer.id)}</td><td>{position}</td>"
+                f"<td>{escape(statement.text)}</td>"
+                f'<td class="label">{statement.overall.value}</td>'
+                f"<td>{escape('; '.join(statement.problems))}</td><td>{shown}</td></tr>"
+            )
+    head = "".join(
+        f"<th>{name}</th>"
+        for name in ("id", "statement", "text", "overall", "problems", "answer precision")
+    )
+    return (
+        "<h2>Answers</h2>\n<p>Every statement of every answer record, uncited ones included.</p>\n"
+        f"<table><thead><tr>{head}</tr></thead><tbody>\n" + "\n".join(rows) + "\n</tbody></table>\n"
+    )
+
+
+def html_report(
+    rows: Sequence[ResultRow],
+    summary: Summary,
+    answers: Sequence[AnswerRow] = (),
+    title: str = "Citation report",
+) -> str:
     """The whole report as one HTML document."""
     ordered = sorted(enumerate(rows), key=lambda item: (_ORDER[item[1].verdict.label], item[0]))
     head = "".join(
@@ -95,5 +125,6 @@ def html_report(rows: Sequence[ResultRow], summary: Summary, title: str = "Citat
         f"<h2>Citations</h2>\n<p>Contradicted citations first, then supported, not found and "
         f"unreachable; input order within each.</p>\n"
         f"<table><thead><tr>{head}</tr></thead><tbody>\n{body}\n</tbody></table>\n"
+        f"{_answers(answers)}"
         "</body></html>\n"
     )

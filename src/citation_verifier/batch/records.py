@@ -1,8 +1,11 @@
-"""Batch input: JSONL records ``{"id", "claim", "urls"}`` → citations, and line errors.
+"""Batch input: JSONL records → citations, and line errors.
 
-Each claim–URL pair is one citation, keyed by the record's id and the URL's position in it, so
-a rerun of the same input (``--resume``) finds the citations it already finished. A line that
-cannot be used becomes a :class:`LineError` with its line number; reading never stops early.
+A record is ``{"id", "claim", "urls"}``, or ``{"id", "answer"}`` (optionally ``"citations"``)
+for a whole LLM answer, which is parsed into statements here. Each claim–URL pair is one
+citation, keyed by the record's id, the statement's position (answers only) and the URL's
+position, so a rerun of the same input (``--resume``) finds the citations it already finished.
+A line that cannot be used becomes a :class:`LineError` with its line number; reading never
+stops early.
 """
 
 from __future__ import annotations
@@ -13,12 +16,14 @@ import json
 import sys
 import zlib
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
+from citation_verifier.answers.models import AnswerRequest
+from citation_verifier.answers.parse import Statement, parse_answer
 from citation_verifier.errors import InputError, validation_message
 from citation_verifier.models import VerifyRequest
 
@@ -32,11 +37,28 @@ class Citation:
     """Position of the URL in the record's ``urls``."""
     claim: str
     url: str
+    statement: int | None = None
+    """Position of the statement in an answer record; None for a claim record."""
 
     @property
     def key(self) -> str:
-        """Identity across runs: the record id and the URL's position."""
-        return f"{self.record_id}\x1f{self.index}"
+        """Identity across runs: the record id, the statement's and the URL's position."""
+        return citation_key(self.record_id, self.statement, self.index)
+
+
+def citation_key(record_id: str, statement: int | None, index: int) -> str:
+    """The key of a citation (and of its checkpoint row)."""
+    if statement is None:
+        return f"{record_id}\x1f{index}"
+    return f"{record_id}\x1f{statement}\x1f{index}"
+
+
+@dataclass(frozen=True)
+class AnswerRecord:
+    """An answer record of the input: its id and its parsed statements."""
+
+    record_id: str
+    statements: list[Statement]
 
 
 @dataclass(frozen=True)
@@ -56,6 +78,8 @@ class BatchInput:
     errors: list[LineError]
     records: int
     """Records accepted."""
+    answers: list[AnswerRecord] = field(default_factory=list)
+    """The answer records, in input order (their citations are in ``citations`` too)."""
 
 
 def _record_id(value: Any) -> str:
@@ -76,9 +100,10 @@ class RecordError(ValueError):
         self.record_id = record_id
 
 
-def parse_line(text: str) -> tuple[str, VerifyRequest]:
-    """The id and request of one JSONL line; :class:`RecordError` with a readable message if
-    the line is not a usable record (bad JSON, missing field, empty claim, no URLs, bad URL)."""
+def parse_line(text: str) -> tuple[str, VerifyRequest | AnswerRequest]:
+    """The id and request of one JSONL line (a claim, or an answer); :class:`RecordError` with
+    a readable message if the line is not a usable record (bad JSON, missing field, empty claim
+    or answer, no URLs, bad URL)."""
     text = text.rstrip("\r\n")  # a truncated line's error is on this line, not the next
     try:
         data = json.loads(text)
@@ -92,14 +117,25 @@ def parse_line(text: str) -> tuple[str, VerifyRequest]:
             record_id = _record_id(data["id"])
         except ValueError as error:
             raise RecordError(str(error)) from None
-    missing = [name for name in ("id", "claim", "urls") if name not in data]
+    if "answer" in data:
+        if "claim" in data or "urls" in data:
+            raise RecordError(
+                "a record holds either claim and urls, or answer; not both", record_id
+            )
+        fields: tuple[str, ...] = ("id", "answer")
+    else:
+        fields = ("id", "claim", "urls")
+    missing = [name for name in fields if name not in data]
     if missing or record_id is None:
         raise RecordError(f"missing field(s): {', '.join(missing)}", record_id)
     try:
-        request = VerifyRequest(claim=data["claim"], urls=data["urls"])
+        if "answer" in data:
+            return record_id, AnswerRequest.model_validate(
+                {k: v for k, v in data.items() if k != "id"}
+            )
+        return record_id, VerifyRequest(claim=data["claim"], urls=data["urls"])
     except ValidationError as error:
         raise RecordError(validation_message(error, "record"), record_id) from None
-    return record_id, request
 
 
 STDIN = Path("-")
@@ -131,6 +167,7 @@ def read_input(path: Path) -> BatchInput:
 def _read(path: Path) -> BatchInput:
     citations: list[Citation] = []
     errors: list[LineError] = []
+    answers: list[AnswerRecord] = []
     seen: dict[str, int] = {}
     records = 0
     for number, line in _lines(path):
@@ -148,7 +185,16 @@ def _read(path: Path) -> BatchInput:
             continue
         seen[record_id] = number
         records += 1
+        if isinstance(request, AnswerRequest):
+            statements = parse_answer(request.answer, request.citation_urls())
+            answers.append(AnswerRecord(record_id, statements))
+            citations.extend(
+                Citation(record_id, index, statement.claim, url, position)
+                for position, statement in enumerate(statements)
+                for index, url in enumerate(statement.urls)
+            )
+            continue
         citations.extend(
             Citation(record_id, index, request.claim, url) for index, url in enumerate(request.urls)
         )
-    return BatchInput(citations, errors, records)
+    return BatchInput(citations, errors, records, answers)

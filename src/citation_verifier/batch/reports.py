@@ -1,4 +1,6 @@
-"""Per-citation reports: CSV (one row per citation) and JSON (summary plus citations).
+"""Per-citation reports: CSV (one row per citation) and JSON (summary plus citations, and the
+answers' statements and figures when the input held answers); answer records also get a
+per-statement CSV.
 
 Columns come from the verdict's own fields, so a field added to :class:`UrlVerdict` later shows
 up in the report without touching this module; the columns the issue names come first.
@@ -16,10 +18,11 @@ from typing import Any
 
 from citation_verifier.batch.checkpoint import ResultRow
 from citation_verifier.batch.records import LineError
-from citation_verifier.batch.summary import Summary
+from citation_verifier.batch.summary import AnswerRow, Summary
 
 LEADING_COLUMNS = (
     "id",
+    "statement",
     "claim",
     "url",
     "label",
@@ -34,8 +37,14 @@ LEADING_COLUMNS = (
 
 
 def flat_row(row: ResultRow) -> dict[str, Any]:
-    """The citation as one flat mapping: id, claim, then every verdict field."""
-    return {"id": row.id, "claim": row.claim, **row.verdict.model_dump(mode="json")}
+    """The citation as one flat mapping: id, statement (answers only), claim, then every
+    verdict field."""
+    return {
+        "id": row.id,
+        "statement": row.statement,
+        "claim": row.claim,
+        **row.verdict.model_dump(mode="json"),
+    }
 
 
 def columns(rows: Sequence[ResultRow]) -> list[str]:
@@ -73,23 +82,81 @@ def csv_text(rows: Sequence[ResultRow]) -> str:
     return buffer.getvalue()
 
 
-def json_text(rows: Sequence[ResultRow], summary: Summary) -> str:
-    """The JSON report: ``{"summary": ..., "citations": [...]}``."""
-    document = {
+def json_text(
+    rows: Sequence[ResultRow], summary: Summary, answers: Sequence[AnswerRow] = ()
+) -> str:
+    """The JSON report: ``{"summary", "citations"}``, and ``"answers"`` (each answer record's
+    id, statements and figures, as ``check-answer --json`` gives them) when there are any."""
+    document: dict[str, Any] = {
         "summary": summary.model_dump(mode="json"),
         "citations": [flat_row(row) for row in rows],
     }
+    if answers:
+        document["answers"] = [
+            {"id": answer.id, **answer.result.model_dump(mode="json")} for answer in answers
+        ]
     return json.dumps(document, ensure_ascii=False, indent=2) + "\n"
 
 
-def write_report(path: Path, rows: Sequence[ResultRow], summary: Summary, fmt: str) -> None:
+STATEMENT_COLUMNS = (
+    "id",
+    "statement",
+    "text",
+    "claim",
+    "overall",
+    "citations",
+    "supported_citations",
+    "urls",
+    "problems",
+    "answer_citation_precision",
+)
+
+
+def statements_csv_text(answers: Sequence[AnswerRow]) -> str:
+    """One row per statement of every answer record (uncited ones included), with the
+    answer's citation precision on each of its rows."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    writer.writerow(STATEMENT_COLUMNS)
+    for answer in answers:
+        precision = answer.result.citation_precision
+        for position, statement in enumerate(answer.result.statements):
+            writer.writerow(
+                [
+                    answer.id,
+                    position,
+                    statement.text,
+                    statement.claim,
+                    statement.overall.value,
+                    len(statement.citations),
+                    sum(c.label == "supported" for c in statement.citations),
+                    _cell([c.url for c in statement.citations]),
+                    _cell(statement.problems),
+                    "" if precision is None else precision,
+                ]
+            )
+    return buffer.getvalue()
+
+
+def write_report(
+    path: Path,
+    rows: Sequence[ResultRow],
+    summary: Summary,
+    fmt: str,
+    answers: Sequence[AnswerRow] = (),
+) -> None:
     """Write the report in ``fmt`` (``csv`` or ``json``)."""
     if fmt == "csv":
         _write_atomically(path, csv_text(rows))
     elif fmt == "json":
-        _write_atomically(path, json_text(rows, summary))
+        _write_atomically(path, json_text(rows, summary, answers))
     else:
         raise ValueError(f"unknown report format {fmt!r}; expected csv or json")
+
+
+def write_statements(path: Path, answers: Sequence[AnswerRow]) -> None:
+    """The per-statement CSV of the answer records."""
+    _write_atomically(path, statements_csv_text(answers))
 
 
 def write_errors(path: Path, errors: Sequence[LineError]) -> None:

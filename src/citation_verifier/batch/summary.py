@@ -9,8 +9,16 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel
 
+from citation_verifier.answers.models import AnswerResult, StatementLabel
 from citation_verifier.batch.checkpoint import ResultRow
 from citation_verifier.models import Label, Reason
+
+
+class AnswerRow(BaseModel):
+    """One answer record's outcome: its id, statements and figures."""
+
+    id: str
+    result: AnswerResult
 
 
 class Summary(BaseModel):
@@ -31,14 +39,22 @@ class Summary(BaseModel):
     """Citations the judge failed on: in ``labels`` as not_found, in neither precision."""
     judges: dict[str, int] = {}
     """Citations per judge that ran (``provider/model``)."""
+    answers: int = 0
+    """Answer records (their citations are counted with the others above)."""
+    statements: dict[str, int] = {}
+    """Answer statements per overall label, ``uncited`` and ``unresolved`` included."""
 
 
 def _ratio(numerator: int, denominator: int) -> float | None:
     return numerator / denominator if denominator else None
 
 
-def summarize(rows: Sequence[ResultRow], invalid_lines: int) -> Summary:
-    """Totals of ``rows``. A precision is ``None`` when its denominator is zero."""
+def summarize(
+    rows: Sequence[ResultRow], invalid_lines: int, answers: Sequence[AnswerRow] = ()
+) -> Summary:
+    """Totals of ``rows`` (and of the statements of ``answers``). A precision is ``None`` when
+    its denominator is zero."""
+    statements = Counter(s.overall.value for a in answers for s in a.result.statements)
     labels = Counter(row.verdict.label.value for row in rows)
     reasons = Counter(row.verdict.reason for row in rows if row.verdict.reason)
     supported = labels[Label.SUPPORTED.value]
@@ -60,6 +76,10 @@ def summarize(rows: Sequence[ResultRow], invalid_lines: int) -> Summary:
         invalid_lines=invalid_lines,
         credits=sum(row.verdict.credits for row in rows),
         unique_urls=len({row.verdict.url for row in rows}),
+        answers=len(answers),
+        statements={label.value: statements[label.value] for label in StatementLabel}
+        if answers
+        else {},
     )
 
 
@@ -73,6 +93,8 @@ def summary_lines(summary: Summary) -> list[str]:
     labels = " ".join(f"{name}={count}" for name, count in summary.labels.items())
     reasons = " ".join(f"{name}={count}" for name, count in summary.reasons.items()) or "none"
     judges = " ".join(f"{name}={count}" for name, count in summary.judges.items()) or "none"
+    statements = " ".join(f"{name}={count}" for name, count in summary.statements.items())
+    answers = [f"answers={summary.answers} statements: {statements}"] if summary.answers else []
     return [
         _precision_line(
             "citation_precision",
@@ -89,6 +111,7 @@ def summary_lines(summary: Summary) -> list[str]:
         f"labels: {labels}",
         f"reasons: {reasons}",
         f"judges: {judges}",
+        *answers,
         f"judge_failed={summary.judge_failed} (not results: left out of both precisions)",
         f"invalid_lines={summary.invalid_lines}",
         f"unique_urls={summary.unique_urls}",

@@ -7,6 +7,8 @@ import asyncio
 import json
 from dataclasses import dataclass
 
+from citation_verifier.answers.check import check_answer
+from citation_verifier.answers.models import AnswerRequest, AnswerResult
 from citation_verifier.demo.loopback import LoopbackSite, Page, redirect
 from citation_verifier.models import SPEC_VERDICT_FIELDS, VerifyRequest, VerifyResult
 from citation_verifier.pipeline import build_verifier
@@ -76,6 +78,14 @@ PDF_LINES = (
 )
 
 
+EIFFEL_PDF_LINES = (
+    "The Eiffel Tower",
+    "",
+    "The Eiffel Tower in Paris is about 330 metres tall.",
+    "It was completed in 1889 for the World's Fair.",
+)
+
+
 def make_pdf(lines: tuple[str, ...] | list[str]) -> bytes:
     """A one-page PDF with ``lines`` in Helvetica (ASCII text): enough for text extraction."""
     stream_lines = ["BT", "/F1 12 Tf", "14 TL", "72 720 Td"]
@@ -115,6 +125,7 @@ def demo_routes() -> dict[str, Page]:
         "/2019/10/deep-link-to-moved-story": redirect("/"),
         "/news/lost-story": Page(SOFT_404_HTML),
         "/reports/everest": Page(make_pdf(PDF_LINES), content_type="application/pdf"),
+        "/reports/eiffel-tower": Page(make_pdf(EIFFEL_PDF_LINES), content_type="application/pdf"),
         "/facts/oceans": Page(THIN_HTML),
         "/apps/moon": Page(MOON_APP_HTML),
         "/api/moon": Page(MOON_API_JSON, content_type="application/json"),
@@ -145,10 +156,25 @@ OTHER_CASES = (
 )
 
 
+def example_answer(base_url: str) -> str:
+    """An LLM answer citing the demo site at ``base_url``: [1] the 100 °C page, [2] a PDF about
+    the Eiffel Tower, [3] a dead link; one statement cites nothing."""
+    return (
+        "Water boils at 100 degrees Celsius at sea level [1]. The Eiffel Tower is about 330 "
+        "metres tall [2]. Sourdough is a bread. Water boils at 50 degrees Celsius at sea "
+        "level [1][3].\n\n"
+        "Sources:\n"
+        f"[1] {base_url}/articles/water-boiling-point\n"
+        f"[2] {base_url}/reports/eiffel-tower\n"
+        f"[3] {base_url}/old-report\n"
+    )
+
+
 async def run_demo(
     settings: Settings | None = None,
-) -> tuple[list[VerifyResult], list[VerifyResult]]:
-    """Serve the demo site and verify every demo case against it through the real pipeline."""
+) -> tuple[list[VerifyResult], list[VerifyResult], AnswerResult]:
+    """Serve the demo site, verify every demo case against it through the real pipeline, and
+    check :func:`example_answer` as ``check-answer`` does."""
     # The demo runs on the embedded defaults whatever keys the environment holds: its site is on
     # 127.0.0.1, which a crawling API cannot reach, and it must cost nothing and need no network.
     settings = settings or Settings(
@@ -163,7 +189,9 @@ async def run_demo(
 
             articles = [await run(case) for case in ARTICLE_CASES]
             others = [await run(case) for case in OTHER_CASES]
-    return articles, others
+            request = AnswerRequest(answer=example_answer(site.base_url))
+            answer = await check_answer(verifier, request)
+    return articles, others, answer
 
 
 def spec_view(result: VerifyResult) -> dict[str, object]:
@@ -179,7 +207,7 @@ def spec_view(result: VerifyResult) -> dict[str, object]:
 
 def main() -> None:
     """Run the demo and print the article's examples as JSON, one line per other page."""
-    articles, others = asyncio.run(run_demo())
+    articles, others, answer = asyncio.run(run_demo())
     for result in articles:
         print(json.dumps(spec_view(result), indent=2))
     for result in others:
@@ -192,3 +220,13 @@ def main() -> None:
             f"{verdict.url}  label={verdict.label.value}  reason={verdict.reason or '-'}"
             f"  status={verdict.original_status}{rendered}{quote}"
         )
+    print(
+        "check-answer on an answer citing the demo site ([1] 100 °C, [2] a PDF, [3] a dead link):"
+    )
+    for number, statement in enumerate(answer.statements, start=1):
+        labels = ", ".join(c.label.value for c in statement.citations) or "-"
+        print(f"  {number}. {statement.overall.value:<12} {statement.claim}  (citations: {labels})")
+    print(
+        f"  citation_precision={answer.citation_precision} "
+        f"({answer.supported_citations}/{answer.citations})"
+    )

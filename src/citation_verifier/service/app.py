@@ -1,11 +1,11 @@
-"""The HTTP service: ``GET /health``, ``GET /ready``, ``POST /verify``, ``GET
-/metrics`` and the web page at ``/``. Build it with :func:`create_app`; ``citation-verifier
-serve`` runs it under uvicorn.
+"""The HTTP service: ``GET /health``, ``GET /ready``, ``POST /verify``, ``POST
+/check-answer``, ``GET /metrics`` and the web page at ``/``. Build it with
+:func:`create_app`; ``citation-verifier serve`` runs it under uvicorn.
 
-Status codes of ``/verify``: 200 with the verdicts; 401 without the service's API key (when
-``SERVICE_API_KEY`` is set); 413 body too large; 422 invalid request (with a readable
-message); 429 too busy (with ``Retry-After``); 503 a configured backend is missing its key
-(the message names the variable, never its value).
+Status codes of ``/verify`` and ``/check-answer``: 200 with the verdicts; 401 without the
+service's API key (when ``SERVICE_API_KEY`` is set); 413 body too large; 422 invalid request
+(with a readable message); 429 too busy (with ``Retry-After``); 503 a configured backend is
+missing its key (the message names the variable, never its value).
 """
 
 from __future__ import annotations
@@ -24,6 +24,9 @@ from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from citation_verifier import __version__
+from citation_verifier.answers.check import check_statements
+from citation_verifier.answers.models import AnswerRequest, AnswerResult
+from citation_verifier.answers.parse import parse_answer
 from citation_verifier.errors import ConfigurationError, error_text
 from citation_verifier.models import VerifyRequest, VerifyResult
 from citation_verifier.retrieve import Embedder
@@ -97,6 +100,55 @@ WATER_RESPONSE: dict[str, Any] = {
 }
 
 
+ANSWER_REQUEST = {
+    "answer": (
+        "Water boils at 100 degrees Celsius at sea level [1]. Sourdough is a bread.\n\n"
+        "Sources:\n[1] https://example.com/articles/water-boiling-point"
+    )
+}
+ANSWER_WITH_CITATIONS = {
+    "answer": "Water boils at 100 degrees Celsius at sea level [1]. Sourdough is a bread.",
+    "citations": ["https://example.com/articles/water-boiling-point"],
+}
+ANSWER_RESPONSE: dict[str, Any] = {
+    "statements": [
+        {
+            "text": "Water boils at 100 degrees Celsius at sea level [1].",
+            "claim": "Water boils at 100 degrees Celsius at sea level.",
+            "overall": "supported",
+            "citations": [WATER_RESPONSE["citations"][0]],
+            "markers": [
+                {
+                    "text": "[1]",
+                    "urls": ["https://example.com/articles/water-boiling-point"],
+                    "problems": [],
+                }
+            ],
+            "problems": [],
+        },
+        {
+            "text": "Sourdough is a bread.",
+            "claim": "Sourdough is a bread.",
+            "overall": "uncited",
+            "citations": [],
+            "markers": [],
+            "problems": [],
+        },
+    ],
+    "citation_precision": 1.0,
+    "citations": 1,
+    "supported_citations": 1,
+    "supported": 1,
+    "contradicted": 0,
+    "not_found": 0,
+    "unreachable": 0,
+    "uncited": 1,
+    "unresolved": 0,
+    "unique_urls": 1,
+    "credits": 0.0,
+}
+
+
 def _error(status: int, detail: str, headers: Mapping[str, str] | None = None) -> JSONResponse:
     return JSONResponse(ErrorBody(detail=detail).model_dump(exclude_none=True), status, headers)
 
@@ -159,7 +211,7 @@ def create_app(settings: Settings | None = None, *, embedder: Embedder | None = 
         RequestLimits,
         max_body_bytes=settings.service_max_body_bytes,
         api_key=settings.service_api_key,
-        protected_paths=["/verify"],
+        protected_paths=["/verify", "/check-answer"],
     )
     app.add_middleware(AccessLog, metrics=metrics)
     app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
@@ -257,6 +309,71 @@ def create_app(settings: Settings | None = None, *, embedder: Embedder | None = 
         metrics.observe_stage("verify", time.perf_counter() - started)
         metrics.record_result(result)
         request.state.log_extra = {"urls": len(body.urls), "overall": result.overall.value}
+        return result
+
+    @app.post(
+        "/check-answer",
+        response_model=AnswerResult,
+        tags=["verification"],
+        responses={
+            200: {"content": {"application/json": {"example": ANSWER_RESPONSE}}},
+            401: {"model": ErrorBody, "description": "SERVICE_API_KEY is set; bearer missing."},
+            413: {"model": ErrorBody, "description": "Body over SERVICE_MAX_BODY_BYTES."},
+            422: {"model": ErrorBody, "description": "Invalid answer or citations."},
+            429: {"model": ErrorBody, "description": "Too busy; retry after Retry-After s."},
+            503: {"model": ErrorBody, "description": "A configured backend lacks its key."},
+        },
+    )
+    async def check_answer_route(
+        request: Request,
+        body: Annotated[
+            AnswerRequest,
+            Body(
+                openapi_examples={
+                    "sources": {
+                        "summary": "Markdown with a Sources list",
+                        "value": ANSWER_REQUEST,
+                    },
+                    "citations": {
+                        "summary": "Text and a citations array ([1] is its first URL)",
+                        "value": ANSWER_WITH_CITATIONS,
+                    },
+                }
+            ),
+        ],
+    ) -> AnswerResult | JSONResponse:
+        """Check a whole answer: split it into statements, verify each statement against the
+        URLs its markers or links cite (each URL fetched once), and report per statement
+        (uncited ones included) and the answer's citation precision."""
+        if len(body.answer) > settings.service_max_answer_chars:
+            return _invalid("answer", f"at most {settings.service_max_answer_chars} characters")
+        statements = parse_answer(body.answer, body.citation_urls())
+        urls = {url for statement in statements for url in statement.urls}
+        if len(urls) > settings.service_max_urls:
+            return _invalid(
+                "answer", f"cites {len(urls)} URLs; at most {settings.service_max_urls}"
+            )
+        verifier = state.verifier
+        if verifier is None:
+            metrics.rejected.labels(why="not_configured").inc()
+            return _error(503, f"service not ready: {state.error}")
+        try:
+            async with admission.slot():
+                started = time.perf_counter()
+                result = await check_statements(verifier, statements)
+        except Overloaded as busy:
+            metrics.rejected.labels(why="overloaded").inc()
+            return _error(429, str(busy), {"Retry-After": str(busy.retry_after_s)})
+        except ConfigurationError as error:
+            metrics.rejected.labels(why="not_configured").inc()
+            return _error(503, f"service misconfigured: {error}")
+        metrics.observe_stage("check_answer", time.perf_counter() - started)
+        metrics.record_answer(result)
+        request.state.log_extra = {
+            "statements": len(result.statements),
+            "urls": result.unique_urls,
+            "citation_precision": result.citation_precision,
+        }
         return result
 
     return app

@@ -3,9 +3,12 @@ several apps, e.g. in tests, never share counters)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 
-from citation_verifier.models import Reason, VerifyResult
+from citation_verifier.answers.models import AnswerResult
+from citation_verifier.models import Reason, UrlVerdict, VerifyResult
 
 _STAGE_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60)
 # Reasons the fetch stage gives; the other two come from the judge/guard.
@@ -45,7 +48,7 @@ class ServiceMetrics:
         )
         self.overall = Counter(
             "cv_claims",
-            "Per-claim overall labels.",
+            "Per-claim overall labels (an answer's statements count as claims; uncited too).",
             ["label"],
             registry=self.registry,
         )
@@ -76,8 +79,17 @@ class ServiceMetrics:
 
     def record_result(self, result: VerifyResult) -> None:
         """Count a finished verification's labels and fetch-stage reasons."""
-        self.overall.labels(label=result.overall.value).inc()
-        for citation in result.citations:
+        self.record_verdicts(result.overall.value, result.citations)
+
+    def record_answer(self, result: AnswerResult) -> None:
+        """Count a checked answer: each statement as a claim (uncited ones by their label)."""
+        for statement in result.statements:
+            self.record_verdicts(statement.overall.value, statement.citations)
+
+    def record_verdicts(self, overall: str, citations: Sequence[UrlVerdict]) -> None:
+        """Count one claim's overall label, its citations' labels and fetch-stage reasons."""
+        self.overall.labels(label=overall).inc()
+        for citation in citations:
             self.verdicts.labels(label=citation.label.value).inc()
             if citation.reason and citation.reason not in _NOT_FETCH_REASONS:
                 self.fetch_failures.labels(reason=citation.reason).inc()

@@ -22,7 +22,9 @@ from citation_verifier.service.stages import StageTimes, current_stage_times
 
 access_log = logging.getLogger("citation_verifier.access")
 
-KNOWN_ROUTES = frozenset({"/", "/health", "/ready", "/verify", "/metrics", "/openapi.json"})
+KNOWN_ROUTES = frozenset(
+    {"/", "/health", "/ready", "/verify", "/check-answer", "/metrics", "/openapi.json"}
+)
 
 
 def route_label(path: str) -> str:

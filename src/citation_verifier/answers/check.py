@@ -1,0 +1,106 @@
+"""Verify a parsed answer: every distinct URL loaded once, then every (statement, URL) pair
+judged through the same stages as a single claim, and the answer's figures computed."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+
+from citation_verifier.aggregate import aggregate
+from citation_verifier.answers.models import (
+    AnswerRequest,
+    AnswerResult,
+    MarkerResult,
+    StatementLabel,
+)
+from citation_verifier.answers.models import StatementResult as StatementOutcome
+from citation_verifier.answers.parse import Statement, parse_answer
+from citation_verifier.fetch.policy import Document, Settled
+from citation_verifier.models import Label, Reason, UrlVerdict
+from citation_verifier.verifier import Progress, Steps, Verifier
+
+
+def statement_outcome(statement: Statement, verdicts: Sequence[UrlVerdict]) -> StatementOutcome:
+    """A statement's result from the verdicts on its URLs (in the statement's URL order)."""
+    if statement.urls:
+        overall = StatementLabel(aggregate(v.label for v in verdicts).value)
+    elif statement.problems:
+        overall = StatementLabel.UNRESOLVED
+    else:
+        overall = StatementLabel.UNCITED
+    return StatementOutcome(
+        text=statement.text,
+        claim=statement.claim,
+        overall=overall,
+        citations=list(verdicts),
+        markers=[
+            MarkerResult(text=m.text, urls=list(m.urls), problems=list(m.problems))
+            for m in statement.markers
+        ],
+        problems=list(statement.problems),
+    )
+
+
+def answer_result(statements: Sequence[StatementOutcome]) -> AnswerResult:
+    """The answer's figures over its statements: citation precision is supported citations over
+    all verified citations (uncited statements and unresolved markers are not citations, and a
+    citation the judge failed on is not a result)."""
+    verdicts = [v for s in statements for v in s.citations]
+    supported = sum(v.label == Label.SUPPORTED for v in verdicts)
+    judged = sum(v.reason != Reason.JUDGE_ERROR for v in verdicts)
+    counts = {label.value: 0 for label in StatementLabel}
+    for statement in statements:
+        counts[statement.overall.value] += 1
+    return AnswerResult(
+        statements=list(statements),
+        citation_precision=supported / judged if judged else None,
+        citations=len(verdicts),
+        supported_citations=supported,
+        unique_urls=len({v.url for v in verdicts}),
+        credits=sum(v.credits for v in verdicts),
+        **counts,
+    )
+
+
+async def check_answer(
+    verifier: Verifier, request: AnswerRequest, *, progress: Progress | None = None
+) -> AnswerResult:
+    """Parse ``request`` and verify every statement's citations with ``verifier``."""
+    statements = parse_answer(request.answer, request.citation_urls())
+    return await check_statements(verifier, statements, progress=progress)
+
+
+async def check_statements(
+    verifier: Verifier, statements: Sequence[Statement], *, progress: Progress | None = None
+) -> AnswerResult:
+    """Verify already parsed ``statements``. Each distinct URL is loaded once (its credits and
+    attempts booked on its first citation); pairs are judged concurrently."""
+    urls = list(dict.fromkeys(url for s in statements for url in s.urls))
+    pairs = [(s.claim, url) for s in statements for url in s.urls]
+    report = Steps(len(urls) + len(pairs), progress)
+
+    async def load(url: str) -> None:
+        loaded[url] = await verifier.load_page(url)
+        await report.step(f"loaded {url}")
+
+    async def judge(claim: str, url: str) -> UrlVerdict:
+        verdict = await verifier.verdict(claim, loaded[url])
+        await report.step(f"judged {url}: {verdict.label.value}")
+        return verdict
+
+    loaded: dict[str, Document | Settled] = {}
+    await asyncio.gather(*(load(url) for url in urls))
+    verdicts = await asyncio.gather(*(judge(claim, url) for claim, url in pairs))
+    booked: set[str] = set()
+    outcomes: list[StatementOutcome] = []
+    position = 0
+    for statement in statements:
+        own = []
+        for verdict in verdicts[position : position + len(statement.urls)]:
+            if verdict.url in booked:  # the page was loaded, and paid for, once
+                verdict = verdict.model_copy(update={"credits": 0.0, "attempts": []})
+            booked.add(verdict.url)
+            own.append(verdict)
+        position += len(statement.urls)
+        outcomes.append(statement_outcome(statement, own))
+    return answer_result(outcomes)

@@ -1,0 +1,138 @@
+"""``citation-verifier check-answer FILE``: check every statement of an LLM answer."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.text import Text
+
+from citation_verifier.answers.check import check_statements
+from citation_verifier.answers.models import AnswerResult, StatementLabel
+from citation_verifier.answers.parse import answer_request_from_text, parse_answer
+from citation_verifier.errors import CitationVerifierError, InputError
+from citation_verifier.models import Reason
+from citation_verifier.terminal import (
+    LABEL_STYLES,
+    ExitCode,
+    fail,
+    fail_on_labels,
+    load_settings,
+    print_note,
+)
+
+
+def _read(path: Path) -> str:
+    if str(path) == "-":
+        return sys.stdin.buffer.read().decode("utf-8", errors="replace")
+    try:
+        return path.read_text(encoding="utf-8", errors="replace")
+    except OSError as error:
+        raise InputError(f"cannot read {path}: {error.strerror or error}") from None
+
+
+def precision_text(result: AnswerResult) -> str:
+    """``citation_precision=0.5000 (2/4)``, or ``n/a`` when nothing was cited."""
+    value = result.citation_precision
+    shown = "n/a" if value is None else f"{value:.4f}"
+    return f"citation_precision={shown} ({result.supported_citations}/{result.citations})"
+
+
+def counts_text(result: AnswerResult) -> str:
+    """The statement counts, one ``label=n`` per label."""
+    return "statements: " + " ".join(
+        f"{label.value}={getattr(result, label.value)}" for label in StatementLabel
+    )
+
+
+def print_report(result: AnswerResult) -> None:
+    """The readable report: each statement with its label and citations, then the figures.
+    Statements, URLs and quotes are the user's and the pages' text: never markup."""
+    console = Console(highlight=False, soft_wrap=True)
+    for number, statement in enumerate(result.statements, start=1):
+        label = statement.overall.value
+        console.print(
+            Text.assemble(f"{number}. ", (label, LABEL_STYLES[label]), f"  {statement.text}")
+        )
+        for citation in statement.citations:
+            why = f" ({citation.reason})" if citation.reason else ""
+            console.print(
+                Text.assemble(
+                    "   ",
+                    (citation.label.value, LABEL_STYLES[citation.label.value]),
+                    f"{why}  {citation.url}",
+                )
+            )
+            if citation.evidence_quote:  # one line, however the page broke it
+                console.print(Text(f'     "{" ".join(citation.evidence_quote.split())}"'))
+        for problem in statement.problems:
+            console.print(Text(f"   problem: {problem}"))
+    console.print(Text(precision_text(result)))
+    console.print(Text(counts_text(result)))
+
+
+def check_answer_command(
+    answer_file: Annotated[
+        Path,
+        typer.Argument(
+            metavar="FILE",
+            help='The answer: Markdown/text with markers and sources, or JSON {"answer", '
+            '"citations"}; - reads standard input.',
+        ),
+    ],
+    json_output: Annotated[
+        bool, typer.Option("--json", help="Print the AnswerResult JSON instead of a report.")
+    ] = False,
+    fail_on: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--fail-on",
+            metavar="LABEL[,LABEL]",
+            help="Exit with status 1 when a statement gets one of these labels, e.g. "
+            "--fail-on contradicted,uncited (repeatable). For CI gates.",
+        ),
+    ] = None,
+) -> None:
+    """Check every statement of an LLM answer against the sources it cites."""
+    from citation_verifier.judge.providers import judge_choice
+    from citation_verifier.pipeline import build_verifier
+
+    gate = fail_on_labels(fail_on or [], StatementLabel)
+    try:
+        request = answer_request_from_text(_read(answer_file))
+    except InputError as error:
+        raise fail(str(error), ExitCode.INPUT) from None
+    statements = parse_answer(request.answer, request.citation_urls())
+    settings = load_settings()
+    urls = len({url for statement in statements for url in statement.urls})
+    print_note(f"{judge_choice(settings)}; {len(statements)} statement(s) citing {urls} URL(s)")
+
+    async def run() -> AnswerResult:
+        async with build_verifier(settings) as verifier:
+            return await check_statements(verifier, statements)
+
+    try:
+        result = asyncio.run(run())
+    except CitationVerifierError as error:
+        raise fail(str(error), ExitCode.CONFIG) from None
+    if json_output:
+        sys.stdout.write(result.model_dump_json(indent=2) + "\n")
+    else:
+        print_report(result)
+    verdicts = [c for s in result.statements for c in s.citations]
+    failed = [c for c in verdicts if c.reason == Reason.JUDGE_ERROR]
+    if failed:
+        raise fail(
+            f"the judge failed on {len(failed)} of {len(verdicts)} citation(s), so they are "
+            f"not results: {failed[0].detail or 'no detail'}",
+            ExitCode.JUDGE,
+        )
+    gated = [s for s in result.statements if s.overall in gate]
+    if gated:
+        labels = ", ".join(sorted({s.overall.value for s in gated}))
+        print_note(f"--fail-on: {len(gated)} statement(s) {labels}")
+        raise typer.Exit(int(ExitCode.FAIL_ON))

@@ -1,0 +1,102 @@
+"""Typed shapes of answer checking: the request (an answer and its optional ``citations``
+array) and the result (one row per statement, and the answer's figures)."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from citation_verifier.models import UrlVerdict
+
+
+class StatementLabel(StrEnum):
+    """A statement's overall label: a claim label, or why it was not verified."""
+
+    SUPPORTED = "supported"
+    CONTRADICTED = "contradicted"
+    NOT_FOUND = "not_found"
+    UNREACHABLE = "unreachable"
+    UNCITED = "uncited"
+    """No citation marker or link: kept, not verified."""
+    UNRESOLVED = "unresolved"
+    """Only markers that match no source in the answer: nothing could be verified."""
+
+
+class CitedSource(BaseModel):
+    """One entry of a ``citations`` array given as an object (the shape some answer APIs
+    return); only ``url`` is used."""
+
+    model_config = ConfigDict(extra="allow")
+
+    url: str
+
+
+class AnswerRequest(BaseModel):
+    """An LLM answer (Markdown or plain text with citation markers) and, optionally, the
+    ``citations`` array that ``[n]`` markers index (``[1]`` is the first entry)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    answer: str = Field(min_length=1, description="The answer text, markers and links included.")
+    citations: list[str | CitedSource] | None = Field(
+        default=None,
+        description="Sources that [n] markers refer to, in order: URLs, or objects with a url.",
+    )
+
+    @field_validator("answer")
+    @classmethod
+    def _answer_not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("answer must not be blank")
+        return value
+
+    def citation_urls(self) -> list[str]:
+        """The ``citations`` array as plain URL strings (empty when there is none)."""
+        return [c if isinstance(c, str) else c.url for c in self.citations or []]
+
+
+class MarkerResult(BaseModel):
+    """A citation marker or link as written in the statement, and what it resolved to."""
+
+    text: str = Field(description="The marker as written: [1], [^note], [text](URL), a URL.")
+    urls: list[str] = Field(default_factory=list, description="The URLs it cites.")
+    problems: list[str] = Field(
+        default_factory=list, description="Why (part of) it resolves to no usable source."
+    )
+
+
+class StatementResult(BaseModel):
+    """One statement of the answer: as written, as checked, and what its citations found."""
+
+    text: str = Field(description="The statement as written, markers and links included.")
+    claim: str = Field(description="The claim sent to the verifier: markup and markers removed.")
+    overall: StatementLabel
+    citations: list[UrlVerdict] = Field(
+        default_factory=list, description="One verdict per distinct cited URL, in citing order."
+    )
+    markers: list[MarkerResult] = Field(
+        default_factory=list, description="The citation markers and links it carries, in order."
+    )
+    problems: list[str] = Field(
+        default_factory=list, description="Markers that could not be resolved to a source."
+    )
+
+
+class AnswerResult(BaseModel):
+    """Every statement of the answer in order, and the answer's figures."""
+
+    statements: list[StatementResult]
+    citation_precision: float | None = Field(
+        description="Supported citations / all verified citations; null when nothing was cited."
+    )
+    citations: int = Field(ge=0, description="Statement–URL pairs verified.")
+    supported_citations: int = Field(ge=0, description="Those whose verdict is supported.")
+    supported: int = Field(ge=0, description="Statements whose overall label is supported.")
+    contradicted: int = Field(ge=0, description="Statements contradicted by a citation.")
+    not_found: int = Field(ge=0, description="Statements whose citations do not say it.")
+    unreachable: int = Field(ge=0, description="Statements whose every citation is unreachable.")
+    uncited: int = Field(ge=0, description="Statements with no citation (not verified).")
+    unresolved: int = Field(ge=0, description="Statements whose markers match no source.")
+    unique_urls: int = Field(ge=0, description="Distinct URLs fetched (each once per answer).")
+    credits: float = Field(default=0.0, ge=0, description="Crawling-API credits of the answer.")
