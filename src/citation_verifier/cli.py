@@ -20,6 +20,8 @@ from citation_verifier.models import Label, Reason, VerifyRequest, VerifyResult
 from citation_verifier.terminal import (
     LABEL_STYLES,
     ExitCode,
+    exit_if_gated,
+    exit_if_judge_failed,
     fail,
     fail_on_labels,
     load_settings,
@@ -148,18 +150,8 @@ def verify(
     for c in result.citations:
         if c.reason == Reason.FORBIDDEN_ADDRESS:
             print_note(f"refused {c.url}: {c.detail}")
-    failed = [c for c in result.citations if c.reason == Reason.JUDGE_ERROR]
-    if failed:
-        raise fail(
-            f"the judge failed on {len(failed)} of {len(result.citations)} citation(s), so "
-            f"they are not results: {failed[0].detail or 'no detail'}",
-            ExitCode.JUDGE,
-        )
-    gated = [c for c in result.citations if c.label in gate]
-    if gated:
-        labels = ", ".join(sorted({c.label.value for c in gated}))
-        print_note(f"--fail-on: {len(gated)} citation(s) {labels}")
-        raise typer.Exit(int(ExitCode.FAIL_ON))
+    exit_if_judge_failed(result.citations)
+    exit_if_gated([c.label.value for c in result.citations if c.label in gate], "citation")
 
 
 @app.command("config")

@@ -21,6 +21,7 @@ from rich.table import Table
 from rich.text import Text
 
 from citation_verifier.errors import error_text
+from citation_verifier.models import Reason, UrlVerdict
 from citation_verifier.settings import Settings
 
 LABEL_STYLES = {
@@ -122,3 +123,23 @@ def fail_on_labels(values: Iterable[str], labels: type[L]) -> set[L]:
             f"--fail-on: unknown label {', '.join(unknown)}; expected: {', '.join(sorted(known))}"
         )
     return {labels(name) for name in names}
+
+
+def exit_if_judge_failed(verdicts: Sequence[UrlVerdict]) -> None:
+    """Exit with :attr:`ExitCode.JUDGE` when the judge failed on any of ``verdicts``: those
+    are not results, and a zero status would pass them off as such."""
+    failed = [v for v in verdicts if v.reason == Reason.JUDGE_ERROR]
+    if failed:
+        raise fail(
+            f"the judge failed on {len(failed)} of {len(verdicts)} citation(s), so they are "
+            f"not results: {failed[0].detail or 'no detail'}",
+            ExitCode.JUDGE,
+        )
+
+
+def exit_if_gated(hits: Sequence[str], noun: str) -> None:
+    """``--fail-on``: exit with :attr:`ExitCode.FAIL_ON` when ``hits`` (the labels that matched,
+    one per ``noun``) is not empty, saying how many and which."""
+    if hits:
+        print_note(f"--fail-on: {len(hits)} {noun}(s) {', '.join(sorted(set(hits)))}")
+        raise typer.Exit(int(ExitCode.FAIL_ON))

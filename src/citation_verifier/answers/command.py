@@ -15,10 +15,11 @@ from citation_verifier.answers.check import check_statements
 from citation_verifier.answers.models import AnswerResult, StatementLabel
 from citation_verifier.answers.parse import answer_request_from_text, parse_answer
 from citation_verifier.errors import CitationVerifierError, InputError
-from citation_verifier.models import Reason
 from citation_verifier.terminal import (
     LABEL_STYLES,
     ExitCode,
+    exit_if_gated,
+    exit_if_judge_failed,
     fail,
     fail_on_labels,
     load_settings,
@@ -123,16 +124,5 @@ def check_answer_command(
         sys.stdout.write(result.model_dump_json(indent=2) + "\n")
     else:
         print_report(result)
-    verdicts = [c for s in result.statements for c in s.citations]
-    failed = [c for c in verdicts if c.reason == Reason.JUDGE_ERROR]
-    if failed:
-        raise fail(
-            f"the judge failed on {len(failed)} of {len(verdicts)} citation(s), so they are "
-            f"not results: {failed[0].detail or 'no detail'}",
-            ExitCode.JUDGE,
-        )
-    gated = [s for s in result.statements if s.overall in gate]
-    if gated:
-        labels = ", ".join(sorted({s.overall.value for s in gated}))
-        print_note(f"--fail-on: {len(gated)} statement(s) {labels}")
-        raise typer.Exit(int(ExitCode.FAIL_ON))
+    exit_if_judge_failed([c for s in result.statements for c in s.citations])
+    exit_if_gated([s.overall.value for s in result.statements if s.overall in gate], "statement")

@@ -4,7 +4,6 @@ or, with ``--http``, over the streamable HTTP transport."""
 from __future__ import annotations
 
 import contextlib
-import logging
 import sys
 from typing import Annotated
 
@@ -29,17 +28,14 @@ def mcp(
     import uvicorn
 
     from citation_verifier.mcp_server.server import MCP_PATH, create_server, http_app
-    from citation_verifier.service.command import JsonLines
+    from citation_verifier.service.command import log_json_lines
     from citation_verifier.service.server import bind, url_of
     from citation_verifier.terminal import ExitCode, fail, load_settings
 
     settings = load_settings()
     # Logs go to standard error: on stdio, standard output carries the protocol and nothing
     # else. Configured before the SDK's server is built, so its own default handler stays out.
-    handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(JsonLines())
-    logging.basicConfig(level=logging.INFO, handlers=[handler])
-    logging.getLogger("alembic").setLevel(logging.WARNING)  # migration chatter
+    log_json_lines()
     server = create_server(settings)
     if not http:
         # Ctrl-C in a terminal is a normal way to stop a server, as it is for `serve`.

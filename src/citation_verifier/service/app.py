@@ -11,10 +11,10 @@ missing its key (the message names the variable, never its value).
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 from fastapi import Body, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -35,6 +35,9 @@ from citation_verifier.service.metrics import ServiceMetrics
 from citation_verifier.service.middleware import AccessLog, RequestLimits
 from citation_verifier.service.state import ServiceState
 from citation_verifier.settings import Settings
+from citation_verifier.verifier import Verifier
+
+_T = TypeVar("_T")
 
 WEB_DIR = Path(__file__).parent / "web"
 # The page loads only what the app serves: no CDN, no inline script.
@@ -149,6 +152,15 @@ ANSWER_RESPONSE: dict[str, Any] = {
 }
 
 
+# The error answers /verify and /check-answer share (each adds its own 200 and 422).
+_SHARED_RESPONSES: dict[int | str, dict[str, Any]] = {
+    401: {"model": ErrorBody, "description": "SERVICE_API_KEY is set; bearer missing."},
+    413: {"model": ErrorBody, "description": "Body over SERVICE_MAX_BODY_BYTES."},
+    429: {"model": ErrorBody, "description": "Too busy; retry after Retry-After s."},
+    503: {"model": ErrorBody, "description": "A configured backend lacks its key."},
+}
+
+
 def _error(status: int, detail: str, headers: Mapping[str, str] | None = None) -> JSONResponse:
     return JSONResponse(ErrorBody(detail=detail).model_dump(exclude_none=True), status, headers)
 
@@ -229,6 +241,26 @@ def create_app(settings: Settings | None = None, *, embedder: Embedder | None = 
         body = ErrorBody(detail=detail, errors=errors)
         return JSONResponse(body.model_dump(), 422)
 
+    async def admitted(stage: str, work: Callable[[Verifier], Awaitable[_T]]) -> _T | JSONResponse:
+        """``work`` on the service's verifier in an admission slot, timed as ``stage``; what
+        stops it (not ready, too busy, misconfigured) is the matching error answer."""
+        verifier = state.verifier
+        if verifier is None:
+            metrics.rejected.labels(why="not_configured").inc()
+            return _error(503, f"service not ready: {state.error}")
+        try:
+            async with admission.slot():
+                started = time.perf_counter()
+                result = await work(verifier)
+        except Overloaded as busy:
+            metrics.rejected.labels(why="overloaded").inc()
+            return _error(429, str(busy), {"Retry-After": str(busy.retry_after_s)})
+        except ConfigurationError as error:
+            metrics.rejected.labels(why="not_configured").inc()
+            return _error(503, f"service misconfigured: {error}")
+        metrics.observe_stage(stage, time.perf_counter() - started)
+        return result
+
     @app.get("/health", response_model=Health, tags=["operations"])
     async def health() -> Health:
         """Liveness: 200 while the process runs. Reveals no configuration."""
@@ -270,11 +302,8 @@ def create_app(settings: Settings | None = None, *, embedder: Embedder | None = 
         tags=["verification"],
         responses={
             200: {"content": {"application/json": {"example": WATER_RESPONSE}}},
-            401: {"model": ErrorBody, "description": "SERVICE_API_KEY is set; bearer missing."},
-            413: {"model": ErrorBody, "description": "Body over SERVICE_MAX_BODY_BYTES."},
             422: {"model": ErrorBody, "description": "Invalid claim or URLs; detail says what."},
-            429: {"model": ErrorBody, "description": "Too busy; retry after Retry-After s."},
-            503: {"model": ErrorBody, "description": "A configured backend lacks its key."},
+            **_SHARED_RESPONSES,
         },
     )
     async def verify(
@@ -292,21 +321,9 @@ def create_app(settings: Settings | None = None, *, embedder: Embedder | None = 
             return _invalid("urls", f"at most {settings.service_max_urls} URLs")
         if len(body.claim) > settings.service_max_claim_chars:
             return _invalid("claim", f"at most {settings.service_max_claim_chars} characters")
-        verifier = state.verifier
-        if verifier is None:
-            metrics.rejected.labels(why="not_configured").inc()
-            return _error(503, f"service not ready: {state.error}")
-        try:
-            async with admission.slot():
-                started = time.perf_counter()
-                result = await verifier.verify(body)
-        except Overloaded as busy:
-            metrics.rejected.labels(why="overloaded").inc()
-            return _error(429, str(busy), {"Retry-After": str(busy.retry_after_s)})
-        except ConfigurationError as error:
-            metrics.rejected.labels(why="not_configured").inc()
-            return _error(503, f"service misconfigured: {error}")
-        metrics.observe_stage("verify", time.perf_counter() - started)
+        result = await admitted("verify", lambda verifier: verifier.verify(body))
+        if isinstance(result, JSONResponse):
+            return result
         metrics.record_result(result)
         request.state.log_extra = {"urls": len(body.urls), "overall": result.overall.value}
         return result
@@ -317,11 +334,8 @@ def create_app(settings: Settings | None = None, *, embedder: Embedder | None = 
         tags=["verification"],
         responses={
             200: {"content": {"application/json": {"example": ANSWER_RESPONSE}}},
-            401: {"model": ErrorBody, "description": "SERVICE_API_KEY is set; bearer missing."},
-            413: {"model": ErrorBody, "description": "Body over SERVICE_MAX_BODY_BYTES."},
             422: {"model": ErrorBody, "description": "Invalid answer or citations."},
-            429: {"model": ErrorBody, "description": "Too busy; retry after Retry-After s."},
-            503: {"model": ErrorBody, "description": "A configured backend lacks its key."},
+            **_SHARED_RESPONSES,
         },
     )
     async def check_answer_route(
@@ -353,21 +367,11 @@ def create_app(settings: Settings | None = None, *, embedder: Embedder | None = 
             return _invalid(
                 "answer", f"cites {len(urls)} URLs; at most {settings.service_max_urls}"
             )
-        verifier = state.verifier
-        if verifier is None:
-            metrics.rejected.labels(why="not_configured").inc()
-            return _error(503, f"service not ready: {state.error}")
-        try:
-            async with admission.slot():
-                started = time.perf_counter()
-                result = await check_statements(verifier, statements)
-        except Overloaded as busy:
-            metrics.rejected.labels(why="overloaded").inc()
-            return _error(429, str(busy), {"Retry-After": str(busy.retry_after_s)})
-        except ConfigurationError as error:
-            metrics.rejected.labels(why="not_configured").inc()
-            return _error(503, f"service misconfigured: {error}")
-        metrics.observe_stage("check_answer", time.perf_counter() - started)
+        result = await admitted(
+            "check_answer", lambda verifier: check_statements(verifier, statements)
+        )
+        if isinstance(result, JSONResponse):
+            return result
         metrics.record_answer(result)
         request.state.log_extra = {
             "statements": len(result.statements),

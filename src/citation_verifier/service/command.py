@@ -24,6 +24,15 @@ class JsonLines(logging.Formatter):
         return json.dumps(line, ensure_ascii=False)
 
 
+def log_json_lines() -> None:
+    """Log INFO and above to standard error as :class:`JsonLines` (standard output stays free:
+    the MCP server's stdio transport owns it)."""
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(JsonLines())
+    logging.basicConfig(level=logging.INFO, handlers=[handler])
+    logging.getLogger("alembic").setLevel(logging.WARNING)  # migration chatter
+
+
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[
@@ -36,10 +45,7 @@ def serve(
     from citation_verifier.terminal import ExitCode, fail, load_settings
 
     settings = load_settings()
-    handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(JsonLines())
-    logging.basicConfig(level=logging.INFO, handlers=[handler])
-    logging.getLogger("alembic").setLevel(logging.WARNING)  # migration chatter
+    log_json_lines()
     try:
         sock = bind(host, port)
     except OSError as error:
