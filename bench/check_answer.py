@@ -24,6 +24,7 @@ from citation_verifier.answers.parse import parse_answer
 from citation_verifier.demo.loopback import LoopbackSite, Page
 from citation_verifier.pipeline import build_verifier
 from citation_verifier.retrieve import MiniLMEmbedder
+from citation_verifier.reuse.embeddings import CachingEmbedder
 from citation_verifier.settings import Settings
 
 FACTS = {
@@ -76,7 +77,8 @@ def main() -> None:
     settings = Settings(
         allow_private_urls=True, fetcher="direct", judge_provider=args.judge, audit_enabled=False
     )
-    embedder = MiniLMEmbedder()
+    # As check-answer does: a page cited by two statements has its passages embedded once.
+    embedder = CachingEmbedder(MiniLMEmbedder())
     with LoopbackSite({f"/{t}": page(t) for t in FACTS}) as site:
         text = answer(site)
         started = time.perf_counter()
@@ -87,6 +89,7 @@ def main() -> None:
         print(f"parse: {parse_ms:.2f} ms")
 
         async def once() -> float:
+            embedder.clear()  # each run starts cold, as one check-answer command does
             async with build_verifier(settings, embedder=embedder) as verifier:
                 began = time.perf_counter()
                 result = await check_statements(verifier, statements)

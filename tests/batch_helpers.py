@@ -6,12 +6,12 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from citation_verifier.batch.checkpoint import Checkpoint
-from citation_verifier.batch.embed_cache import CachingEmbedder
 from citation_verifier.batch.engine import BatchOutcome, LocalRunner, Runner, run_batch
 from citation_verifier.batch.records import read_input
 from citation_verifier.judge.base import Judge, Judgement
 from citation_verifier.passages import Passage
 from citation_verifier.retrieve import Embedder, Vectors
+from citation_verifier.reuse.embeddings import CachingEmbedder
 from citation_verifier.settings import Settings
 from citation_verifier.verifier import make_judge
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from batch_helpers import CountingEmbedder
-from citation_verifier.batch.embed_cache import CachingEmbedder
 from citation_verifier.retrieve import MiniLMEmbedder
+from citation_verifier.reuse.embeddings import CachingEmbedder
 
 
 def test_cached_vectors_equal_the_models_and_repeats_are_not_embedded_again(

@@ -15,6 +15,8 @@ from citation_verifier.answers.check import check_statements
 from citation_verifier.answers.models import AnswerResult, StatementLabel
 from citation_verifier.answers.parse import answer_request_from_text, parse_answer
 from citation_verifier.errors import CitationVerifierError, InputError
+from citation_verifier.retrieve import MiniLMEmbedder
+from citation_verifier.reuse.embeddings import CachingEmbedder
 from citation_verifier.terminal import (
     LABEL_STYLES,
     ExitCode,
@@ -113,7 +115,9 @@ def check_answer_command(
     print_note(f"{judge_choice(settings)}; {len(statements)} statement(s) citing {urls} URL(s)")
 
     async def run() -> AnswerResult:
-        async with build_verifier(settings) as verifier:
+        # A page cited by several statements has its passages embedded once.
+        embedder = CachingEmbedder(MiniLMEmbedder(), settings.batch_embed_cache)
+        async with build_verifier(settings, embedder=embedder) as verifier:
             return await check_statements(verifier, statements)
 
     try:

@@ -19,13 +19,13 @@ from urllib.parse import urlsplit
 
 from citation_verifier.answers.check import answer_result, statement_outcome
 from citation_verifier.batch.checkpoint import Checkpoint, ResultRow
-from citation_verifier.batch.embed_cache import CachingEmbedder
 from citation_verifier.batch.records import BatchInput, Citation, LineError, citation_key
 from citation_verifier.batch.summary import AnswerRow, Summary, summarize
 from citation_verifier.judge.base import Judge
 from citation_verifier.models import Reason, UrlVerdict
 from citation_verifier.pipeline import build_verifier
 from citation_verifier.retrieve import Embedder, MiniLMEmbedder
+from citation_verifier.reuse.embeddings import CachingEmbedder
 from citation_verifier.settings import Settings
 
 

@@ -1,5 +1,5 @@
 """An Embedder wrapper that remembers vectors by text, so a page cited by many claims has its
-passages (and the judge its sentences) embedded once per batch, not once per claim."""
+passages (and the judge its sentences) embedded once per batch or answer, not once per claim."""
 
 from __future__ import annotations
 
@@ -23,6 +23,11 @@ class CachingEmbedder:
         self._lock = threading.Lock()
         self.hits = 0
         self.misses = 0
+
+    def clear(self) -> None:
+        """Forget every vector (the counters stay)."""
+        with self._lock:
+            self._vectors.clear()
 
     def embed(self, texts: Sequence[str]) -> Vectors:
         """Vectors of ``texts``; only texts not in the cache reach the inner embedder."""
