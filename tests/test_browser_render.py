@@ -20,7 +20,7 @@ from citation_verifier.demo.loopback import LoopbackSite, Page, Route, redirect
 from citation_verifier.fetch.base import FetchedPage, FetchFailed
 from citation_verifier.fetch.browser import BrowserRenderer, browser_available
 from citation_verifier.fetch.direct import DirectFetcher
-from citation_verifier.fetch.policy import js_signals
+from citation_verifier.fetch.reading import js_signals
 from citation_verifier.models import Label, Reason, UrlVerdict, VerifyRequest
 from citation_verifier.retrieve import MiniLMEmbedder
 from citation_verifier.settings import Settings

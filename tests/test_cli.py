@@ -121,6 +121,12 @@ def test_demo_prints_the_article_examples() -> None:
     assert any("/facts/oceans  label=supported" in line for line in lines)
     # The JavaScript-only page is read by the browser the install set up.
     assert any("/apps/moon  label=supported" in line and "rendered=yes" in line for line in lines)
+    # A dead link is judged on its archived copy, from the demo's own loopback archive.
+    assert any(
+        "/reports/glaciers-2019  label=supported  reason=archived_copy" in line
+        and "live=http_404" in line
+        for line in lines
+    )
     # ... and a whole answer is checked statement by statement.
     assert "  3. uncited      Sourdough is a bread.  (citations: -)" in lines
     assert any(line.startswith("  4. contradicted") for line in lines)

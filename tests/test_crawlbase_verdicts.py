@@ -320,3 +320,29 @@ async def test_page_reused_from_cache_is_not_billed_twice(
     assert (second.credits, second.attempts) == (0.0, [])
     assert second.label == Label.CONTRADICTED
     assert second.rid == first.rid
+
+
+async def test_a_dead_page_is_rescued_from_the_archive_without_paying_crawlbase_for_it(
+    origin: LoopbackSite, fake: FakeCrawlbase, embedder: MiniLMEmbedder
+) -> None:
+    """The Crawlbase backend's unreachable outcomes go through the same archive rule; the
+    capture is fetched directly, so the bill is the one crawl of the dead page."""
+    from citation_verifier.demo.archive import FakeArchive
+    from citation_verifier.demo.site import BOILING_HTML
+
+    url = origin.url("/removed")
+    with FakeArchive() as archive:
+        archive.add(url, "20210215120000", BOILING_HTML)
+        settings = cb_settings(
+            fake, archive_url=archive.base_url, archive_fallback="dead", allow_private_urls=True
+        )
+        async with Verifier(settings, embedder=embedder) as verifier:
+            verdict = await verifier.verify_url(BOIL, url)
+        assert len(archive.requests) == 2
+    assert (verdict.label, verdict.reason, verdict.live_reason) == (
+        Label.SUPPORTED,
+        "archived_copy",
+        "http_410",
+    )
+    assert len(fake.crawl_calls()) == 1
+    assert verdict.credits == fake.charged

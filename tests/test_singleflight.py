@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from citation_verifier.reuse.singleflight import SingleFlight
+from citation_verifier.net.singleflight import SingleFlight
 
 
 async def test_concurrent_calls_for_a_key_share_one_task_and_report_the_result_once() -> None:

@@ -1,8 +1,10 @@
 """The web page in a real browser: Debian's Chromium driven by Playwright opens /, submits the
 water example against loopback pages with the keyboard, and sees the labels and the highlighted
 quote; in the "Whole answer" mode it checks an LLM answer and sees each statement's label and
-markers. Screenshots go to test-output/browser/ (docs/img/ holds copies: web-page.png is
-water-example.png, answer-mode.png is answer-mode.png)."""
+markers; with a loopback Wayback Machine it sees a dead page judged on its archived copy and a
+page that changed since it was cited. Screenshots go to test-output/browser/ (docs/img/ holds
+copies: web-page.png is water-example.png, answer-mode.png is answer-mode.png,
+changed-since-cited.png is changed-since-cited.png)."""
 
 from __future__ import annotations
 
@@ -10,10 +12,12 @@ from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import BrowserContext, Page, sync_playwright
+from playwright.sync_api import BrowserContext, Locator, Page, sync_playwright
 
+from citation_verifier.demo.archive import FakeArchive
 from citation_verifier.demo.loopback import LoopbackSite, Route
-from citation_verifier.demo.site import demo_routes
+from citation_verifier.demo.loopback import Page as SitePage
+from citation_verifier.demo.site import BOILING_HTML, demo_routes
 from citation_verifier.retrieve import MiniLMEmbedder
 from citation_verifier.service.app import create_app
 from citation_verifier.service.server import BackgroundServer
@@ -215,6 +219,10 @@ def test_the_answer_mode_shows_each_statement_with_its_label_and_marks(
         page.keyboard.press("Tab")
         assert page.evaluate("document.activeElement.id") == "answer-citations"
         page.keyboard.press("Tab")
+        assert page.evaluate("document.activeElement.id") == "answer-cited-at"
+        # Past the date's own fields (month, day, year, picker) the disabled comparison
+        # checkbox is skipped: the next stop is the button.
+        _tab_until(page, "#answer-submit, #answer-compare-archive", limit=6)
         assert page.evaluate("document.activeElement.id") == "answer-submit"
         page.keyboard.press("Enter")
         page.wait_for_selector("#answer-results:not([hidden])", timeout=60_000)
@@ -439,4 +447,232 @@ def test_the_answer_mode_marks_each_marker_with_its_own_source_and_never_parses_
         assert "<img src=x" in third.locator(".statement-text").inner_text()
         assert page.locator("#statements img").count() == 0
         assert page.evaluate("window.__xss") is None
+        assert problems == []
+
+
+# --- archived copies: a loopback Wayback Machine ---------------------------------------------
+
+CAPTURED = "20210215120000"
+"""When the fake archive captured both pages (15 Feb 2021, before they were cited)."""
+CITED_ON = "2021-03-01"
+NINETY_HTML = BOILING_HTML.replace("100 degrees", "90 degrees")
+
+
+@pytest.fixture
+def archived(
+    serve: Callable[[Mapping[str, Route]], LoopbackSite],
+) -> Iterator[tuple[LoopbackSite, FakeArchive]]:
+    """A site with a dead page (404) and a page that now says 90 degrees, and an archive whose
+    captures of both, from before they were cited, say 100."""
+    site = serve(
+        {
+            "/gone": SitePage("<html><body><h1>Not Found</h1></body></html>", status=404),
+            "/now": SitePage(NINETY_HTML),
+        }
+    )
+    with FakeArchive() as archive:
+        archive.add(site.url("/gone"), CAPTURED, BOILING_HTML)
+        archive.add(site.url("/now"), CAPTURED, BOILING_HTML)
+        yield site, archive
+
+
+def _archive_settings(archive: FakeArchive) -> Settings:
+    return Settings(
+        allow_private_urls=True,
+        fetch_timeout_s=5.0,
+        archive_url=archive.base_url,
+        archive_fallback="dead",
+    )
+
+
+def _assert_capture_link(link: Locator, archive: FakeArchive, original: str) -> None:
+    href = link.get_attribute("href") or ""
+    assert href.startswith(archive.base_url + "/web/" + CAPTURED) and href.endswith(original)
+    assert link.get_attribute("target") == "_blank"
+    assert {"noopener", "noreferrer"} <= set((link.get_attribute("rel") or "").split())
+    assert link.locator("time").get_attribute("datetime") == "2021-02-15T12:00:00.000Z"
+
+
+def test_the_page_shows_a_dead_page_judged_on_its_archived_copy_and_a_changed_page(
+    archived: tuple[LoopbackSite, FakeArchive],
+    embedder: MiniLMEmbedder,
+    browser: BrowserContext,
+) -> None:
+    site, archive = archived
+    with BackgroundServer(create_app(_archive_settings(archive), embedder=embedder)) as service:
+        page = browser.new_page()
+        problems = _watch(page)
+        page.goto(service.url + "/")
+        panel = page.locator("#panel-claim")
+        cited_on = panel.get_by_label("Cited on", exact=True)
+        compare = panel.get_by_label("Compare with the archived copy from that date")
+        hint = panel.locator("#compare-archive-help")
+        # No date, no comparison: the checkbox is disabled and its hint says why.
+        assert cited_on.get_attribute("type") == "date" and cited_on.input_value() == ""
+        assert compare.is_disabled() and "“Cited on” date first" in hint.inner_text()
+        assert compare.get_attribute("aria-describedby") == "compare-archive-help"
+
+        # (a) The dead page is judged on its capture; the card says so, with the capture's link.
+        _submit_with_keyboard(page, WATER_100, [site.url("/gone")])
+        page.wait_for_selector("#results:not([hidden])", timeout=30_000)
+        assert page.locator("#overall").inner_text() == "supported"
+        card = page.locator("#citations > li").nth(0)
+        assert card.locator(".facts .badge").inner_text() == "supported"
+        note = card.locator(".note-archived")
+        # (its icon is hidden from screen readers: the words carry it)
+        assert note.inner_text().endswith(
+            "Live page: http_404 — judged on the archived copy of 15 Feb 2021"
+        )
+        _assert_capture_link(
+            note.get_by_role("link", name="archived copy of 15 Feb 2021"),
+            archive,
+            site.url("/gone"),
+        )
+        assert card.locator("mark.quote").inner_text() == WATER_100
+        assert card.locator(".changed, .unchanged, .archive-lookup").count() == 0
+
+        # (b) Cited on 1 March 2021 and compared: the live page now says otherwise.
+        page.get_by_label("Cited URLs").fill(site.url("/now"))
+        cited_on.fill(CITED_ON)
+        assert compare.is_enabled() and "changed since it was cited" in hint.inner_text()
+        compare.check()
+        with page.expect_request("**/verify") as sent:
+            page.get_by_role("button", name="Verify").click()
+        assert sent.value.post_data_json == {
+            "claim": WATER_100,
+            "urls": [site.url("/now")],
+            "cited_at": CITED_ON,
+            "compare_archive": True,
+        }
+        changed = page.locator("#citations > li .changed")
+        changed.wait_for(timeout=30_000)
+        card = page.locator("#citations > li").nth(0)
+        assert page.locator("#overall").inner_text() == "contradicted"
+        assert card.locator(".facts .badge").inner_text() == "contradicted"
+        assert card.locator(".note-archived").count() == 0  # the live page was judged
+        assert changed.get_by_role("heading", name="Changed since cited").count() == 1
+        assert "no longer says what it said when it was cited" in changed.inner_text()
+        # The two verdicts side by side, each named in words.
+        sides = changed.locator("dl.compare > div")
+        assert sides.locator("dt").all_text_contents() == ["Now", "When cited"]
+        now, then = sides.nth(0), sides.nth(1)
+        assert now.locator(".badge").inner_text() == "contradicted"
+        assert "90 degrees" in now.locator("blockquote").inner_text()
+        assert then.locator(".badge").inner_text() == "supported"
+        assert then.locator("blockquote").inner_text() == WATER_100
+        _assert_capture_link(
+            then.get_by_role("link", name="archived copy of 15 Feb 2021"),
+            archive,
+            site.url("/now"),
+        )
+
+        assert problems == []
+        assert page.evaluate("window.__cspViolations") == []
+        OUTPUT.mkdir(parents=True, exist_ok=True)
+        page.evaluate("document.activeElement.blur()")  # no focus ring in the docs' picture
+        page.screenshot(path=str(OUTPUT / "changed-since-cited.png"), full_page=True)
+        page.set_viewport_size({"width": 390, "height": 844})
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+        page.screenshot(path=str(OUTPUT / "changed-since-cited-phone.png"), full_page=True)
+
+        # Clearing the date disables (and unchecks) the comparison again.
+        cited_on.fill("")
+        assert compare.is_disabled() and not compare.is_checked()
+
+
+def test_the_answer_mode_sends_the_citation_date_and_shows_archived_copies(
+    archived: tuple[LoopbackSite, FakeArchive],
+    embedder: MiniLMEmbedder,
+    browser: BrowserContext,
+) -> None:
+    site, archive = archived
+    answer = (
+        f"{WATER_100[:-1]} [1][2].\n\nSources:\n[1] {site.url('/gone')}\n[2] {site.url('/now')}\n"
+    )
+    with BackgroundServer(create_app(_archive_settings(archive), embedder=embedder)) as service:
+        page = browser.new_page()
+        problems = _watch(page)
+        page.goto(service.url + "/")
+        page.get_by_role("tab", name="Whole answer").click()
+        panel = page.locator("#panel-answer")
+        compare = panel.get_by_label("Compare with the archived copy from that date")
+        assert compare.is_disabled()
+        page.get_by_label("Answer", exact=True).fill(answer)
+        panel.get_by_label("Cited on", exact=True).fill(CITED_ON)
+        compare.check()
+        with page.expect_request("**/check-answer") as sent:
+            page.get_by_role("button", name="Check answer").click()
+        assert sent.value.post_data_json == {
+            "answer": answer,
+            "cited_at": CITED_ON,
+            "compare_archive": True,
+        }
+        page.wait_for_selector("#answer-results:not([hidden])", timeout=60_000)
+
+        statement = page.locator("#statement-1")
+        assert statement.locator("summary").inner_text() == (
+            "2 citations: 1 supported, 1 contradicted · 1 judged on an archived copy"
+            " · 1 changed since cited"
+        )
+        statement.locator("summary").click()
+        gone, now = page.locator("#statement-1-c1"), page.locator("#statement-1-c2")
+        assert gone.locator(".facts .badge").inner_text() == "supported"
+        assert "Live page: http_404" in gone.locator(".note-archived").inner_text()
+        assert now.locator(".facts .badge").inner_text() == "contradicted"
+        assert now.get_by_role("heading", name="Changed since cited").count() == 1
+        assert now.locator(".changed dl.compare .badge").all_inner_texts() == [
+            "contradicted",
+            "supported",
+        ]
+        assert problems == []
+        assert page.evaluate("window.__cspViolations") == []
+
+
+def test_a_card_says_when_the_page_is_unchanged_or_the_archive_could_not_help(
+    embedder: MiniLMEmbedder, browser: BrowserContext
+) -> None:
+    """Crafted /verify responses: an unchanged page and a failed archive lookup get a quiet
+    line each, and archive text is only ever text."""
+    url = "https://a.example/water"
+    unchanged = {
+        **_verdict(url, "supported", "boils"),
+        "changed_since_cited": False,
+        "archived_verdict": {
+            "label": "supported",
+            "evidence_quote": "boils",
+            "confidence": 0.8,
+            "reason": None,
+            "archive_url": f"https://web.archive.org/web/{CAPTURED}/{url}",
+            "archived_at": "2021-02-15T12:00:00Z",
+        },
+    }
+    lookup = {
+        **_verdict(url, "unreachable"),
+        "reason": "http_404",
+        "archive_lookup": "no capture <b>of</b> the page",
+    }
+    crafted = {"claim": "Water boils.", "overall": "supported", "citations": [unchanged, lookup]}
+    settings = Settings(allow_private_urls=True)
+    with BackgroundServer(create_app(settings, embedder=embedder)) as service:
+        page = browser.new_page()
+        problems = _watch(page)
+        page.route("**/verify", lambda route: route.fulfill(json=crafted))
+        page.goto(service.url + "/")
+        _submit_with_keyboard(page, "Water boils.", [url])
+        page.wait_for_selector("#results:not([hidden])", timeout=10_000)
+        first, second = (
+            page.locator("#citations > li").nth(0),
+            page.locator("#citations > li").nth(1),
+        )
+        assert first.locator(".unchanged").inner_text() == (
+            "Unchanged since cited (archived copy of 15 Feb 2021)"
+        )
+        link = first.get_by_role("link", name="archived copy of 15 Feb 2021")
+        assert link.get_attribute("href") == f"https://web.archive.org/web/{CAPTURED}/{url}"
+        assert first.locator(".changed, .note-archived, .archive-lookup").count() == 0
+        assert second.locator(".archive-lookup").inner_text() == (
+            "Archive: no capture <b>of</b> the page"
+        )
+        assert second.locator(".archive-lookup b").count() == 0
+        assert second.locator(".unchanged, .changed").count() == 0
         assert problems == []

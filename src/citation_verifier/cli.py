@@ -19,7 +19,10 @@ from citation_verifier.eval_cli import eval_command
 from citation_verifier.models import Label, Reason, VerifyRequest, VerifyResult
 from citation_verifier.terminal import (
     LABEL_STYLES,
+    CitedAtOption,
+    CompareArchiveOption,
     ExitCode,
+    archive_lines,
     exit_if_gated,
     exit_if_judge_failed,
     fail,
@@ -102,7 +105,7 @@ def _print_table(result: VerifyResult) -> None:
     if any(c.attempts for c in result.citations):
         per_url = ", ".join(f"{c.credits:g}" for c in result.citations)
         console.print(Text(f"Crawlbase credits: {result.credits:g} (per citation: {per_url})"))
-    for line in judge_summary(result):
+    for line in [*archive_lines(result.citations), *judge_summary(result)]:
         console.print(Text(line))
 
 
@@ -122,6 +125,8 @@ def verify(
             "--fail-on contradicted,unreachable (repeatable). For CI gates.",
         ),
     ] = None,
+    cited_at: CitedAtOption = None,
+    compare_archive: CompareArchiveOption = False,
 ) -> None:
     """Verify CLAIM against each cited URL."""
     from citation_verifier.judge.providers import judge_choice
@@ -129,7 +134,9 @@ def verify(
 
     gate = fail_on_labels(fail_on or [], Label)
     try:
-        request = VerifyRequest(claim=claim, urls=urls)
+        request = VerifyRequest(
+            claim=claim, urls=urls, cited_at=cited_at, compare_archive=compare_archive
+        )
     except ValidationError as error:
         raise fail(validation_message(error, "input"), ExitCode.INPUT) from None
     settings = load_settings()

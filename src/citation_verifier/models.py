@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from enum import StrEnum
 from urllib.parse import urlsplit
 
-from pydantic import BaseModel, ConfigDict, Field, computed_field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, computed_field, field_validator, model_validator
 
 
 class Label(StrEnum):
@@ -43,6 +44,7 @@ class Reason(StrEnum):
     EMPTY_PAGE = "empty_page"
     JUDGE_ERROR = "judge_error"
     CROSS_CHECK_DISAGREE = "cross_check_disagree"
+    ARCHIVED_COPY = "archived_copy"
 
 
 REASON_MEANINGS: dict[Reason, str] = {
@@ -79,6 +81,10 @@ REASON_MEANINGS: dict[Reason, str] = {
         "An LLM verdict the embedded cross-check disagreed with, downgraded "
         "(CROSS_CHECK_DOWNGRADE)."
     ),
+    Reason.ARCHIVED_COPY: (
+        "Judged on the Wayback Machine's capture closest to the citation date, because the "
+        "live page could not back the claim (live_reason says why; archive_url is the capture)."
+    ),
 }
 """What each reason means (the docs' reference table is generated from it)."""
 
@@ -106,6 +112,23 @@ def validate_http_url(url: str) -> str:
     return url
 
 
+def as_utc(moment: datetime | None) -> datetime | None:
+    """``moment`` in UTC; a time without a zone is taken as UTC."""
+    if moment is None:
+        return None
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
+CITED_AT_DESCRIPTION = (
+    "When the answer cited the page (a date or an ISO date-time; default: now). The archive "
+    "fallback looks for the capture closest to it."
+)
+COMPARE_ARCHIVE_DESCRIPTION = (
+    "Also judge the capture closest to cited_at when the live page is reachable, and say "
+    "whether the page changed since it was cited (needs cited_at)."
+)
+
+
 class VerifyRequest(BaseModel):
     """One claim and the URLs cited for it."""
 
@@ -113,6 +136,19 @@ class VerifyRequest(BaseModel):
 
     claim: str = Field(min_length=1, description="The statement the LLM made.")
     urls: list[str] = Field(min_length=1, description="The URLs it cited for the claim.")
+    cited_at: datetime | None = Field(default=None, description=CITED_AT_DESCRIPTION)
+    compare_archive: bool = Field(default=False, description=COMPARE_ARCHIVE_DESCRIPTION)
+
+    @field_validator("cited_at")
+    @classmethod
+    def _cited_at_utc(cls, value: datetime | None) -> datetime | None:
+        return as_utc(value)
+
+    @model_validator(mode="after")
+    def _compare_needs_a_date(self) -> VerifyRequest:
+        if self.compare_archive and self.cited_at is None:
+            raise ValueError("compare_archive needs cited_at (the date the page was cited)")
+        return self
 
     @field_validator("claim")
     @classmethod
@@ -169,6 +205,17 @@ SPEC_VERDICT_FIELDS = frozenset(
 )
 
 
+class ArchivedVerdict(BaseModel):
+    """The verdict on the archived copy of a live page (``compare_archive``)."""
+
+    label: Label
+    evidence_quote: str | None = None
+    confidence: float = Field(ge=0.0, le=1.0)
+    reason: str | None = None
+    archive_url: str = Field(description="The capture, as people open it in the Wayback Machine.")
+    archived_at: datetime = Field(description="When the capture was taken (UTC).")
+
+
 class UrlVerdict(BaseModel):
     """The verdict on one cited URL (extra fields may be added, these stay)."""
 
@@ -208,6 +255,31 @@ class UrlVerdict(BaseModel):
     )
     rendered: bool = Field(
         default=False, description="Whether the page was rendered with JavaScript (browser)."
+    )
+    archive_url: str | None = Field(
+        default=None,
+        description="reason archived_copy: the Wayback Machine capture the verdict was judged on.",
+    )
+    archived_at: datetime | None = Field(
+        default=None, description="reason archived_copy: when that capture was taken (UTC)."
+    )
+    live_reason: str | None = Field(
+        default=None,
+        description="reason archived_copy: what happened to the live page (http_404, soft_404, "
+        "not_found, ...).",
+    )
+    archive_lookup: str | None = Field(
+        default=None,
+        description="An archive lookup that did not rescue the citation, and why (no capture, "
+        "the capture is an error page, the archive is unavailable).",
+    )
+    changed_since_cited: bool | None = Field(
+        default=None,
+        description="compare_archive: whether the capture closest to cited_at was judged "
+        "differently from the live page (null: not compared).",
+    )
+    archived_verdict: ArchivedVerdict | None = Field(
+        default=None, description="compare_archive: the verdict on the capture at cited_at."
     )
 
 

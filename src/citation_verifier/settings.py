@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 from typing import Annotated, Any, Literal
+from urllib.parse import urlsplit
 
 from pydantic import Field, IPvAnyNetwork, SecretStr, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
@@ -279,6 +280,32 @@ class Settings(BaseSettings):
         default=False, description="Turn a cross-check disagreement into not_found."
     )
 
+    # --- web archive (Wayback Machine) ---
+    archive_fallback: Literal["dead", "never", "always"] = Field(
+        default="dead",
+        description="When to judge the Wayback Machine's copy instead of the live page: dead "
+        "(dead links: HTTP errors, soft 404s, homepage redirects, DNS/connection/TLS failures, "
+        "timeouts), always (also live pages that give nothing to judge: empty, JavaScript-only, "
+        "unreadable), never.",
+    )
+    archive_url: str = Field(
+        default="https://archive.org",
+        description="Wayback Machine base URL: the availability API is ARCHIVE_URL/wayback/"
+        "available. Captures are fetched directly (never through Crawlbase).",
+    )
+    archive_timeout_s: float = Field(
+        default=10.0, gt=0, description="Per-request timeout of an archive lookup."
+    )
+    archive_budget_s: float = Field(
+        default=20.0, gt=0, description="Time one citation may spend on the archive in all."
+    )
+    archive_max_requests: int = Field(
+        default=4, ge=1, description="Archive requests (retries included) one citation may make."
+    )
+    archive_cache_ttl_s: float = Field(
+        default=3600.0, ge=0, description="How long an archive lookup's answer is reused."
+    )
+
     # --- browser rendering ---
     render_js: Literal["auto", "never", "always"] = Field(
         default="auto",
@@ -375,11 +402,20 @@ class Settings(BaseSettings):
         default=30.0, gt=0, description="How long a SQLite writer waits for the write lock."
     )
 
-    @field_validator("fetcher", "judge_provider", "render_js", mode="before")
+    @field_validator("fetcher", "judge_provider", "render_js", "archive_fallback", mode="before")
     @classmethod
     def _choice(cls, value: Any) -> Any:
         """Choices are case-insensitive and may carry stray spaces (``JUDGE_PROVIDER=OpenAI``)."""
         return value.strip().lower() if isinstance(value, str) else value
+
+    @field_validator("archive_url")
+    @classmethod
+    def _archive_url(cls, value: str) -> str:
+        """An http(s) base URL, checked at start-up rather than at the first dead link."""
+        parts = urlsplit(value.strip())
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ValueError("must be an http(s) URL, e.g. https://archive.org")
+        return value.strip()
 
     @field_validator("private_allowlist", "judge_prices", mode="before")
     @classmethod

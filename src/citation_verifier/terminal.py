@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterable, Sequence
 from enum import IntEnum, StrEnum
-from typing import TypeVar
+from typing import Annotated, TypeVar
 
 import typer
 from pydantic import ValidationError
@@ -35,6 +35,23 @@ LABEL_STYLES = {
 """How a label (a citation's, or an answer statement's) is coloured on a terminal."""
 
 L = TypeVar("L", bound=StrEnum)
+
+CitedAtOption = Annotated[
+    str | None,
+    typer.Option(
+        "--cited-at",
+        metavar="DATE",
+        help="When the answer cited the pages (YYYY-MM-DD or an ISO date-time; default: now): "
+        "a dead page is judged on the archived capture closest to it.",
+    ),
+]
+CompareArchiveOption = Annotated[
+    bool,
+    typer.Option(
+        "--compare-archive",
+        help="Also judge the capture closest to --cited-at and flag pages changed since cited.",
+    ),
+]
 
 
 class ExitCode(IntEnum):
@@ -143,3 +160,26 @@ def exit_if_gated(hits: Sequence[str], noun: str) -> None:
     if hits:
         print_note(f"--fail-on: {len(hits)} {noun}(s) {', '.join(sorted(set(hits)))}")
         raise typer.Exit(int(ExitCode.FAIL_ON))
+
+
+def archive_lines(citations: Sequence[UrlVerdict]) -> list[str]:
+    """What the archive did for ``citations``, one line each where it did something: a dead
+    page judged on its capture, a lookup that found nothing usable, a page changed since
+    cited (or not)."""
+    lines = []
+    for c in citations:
+        if c.archive_url and c.archived_at:
+            lines.append(
+                f"Archived copy: {c.url} was {c.live_reason} live; judged on the capture of "
+                f"{c.archived_at:%Y-%m-%d %H:%M} UTC, {c.archive_url}"
+            )
+        elif c.archive_lookup:
+            lines.append(f"Archive: {c.url}: {c.archive_lookup}")
+        then = c.archived_verdict
+        if then is not None:
+            change = "Changed since cited" if c.changed_since_cited else "Unchanged since cited"
+            lines.append(
+                f"{change}: {c.url} is {c.label.value} now and was {then.label.value} in the "
+                f"capture of {then.archived_at:%Y-%m-%d} ({then.archive_url})"
+            )
+    return lines

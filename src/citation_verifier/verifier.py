@@ -10,15 +10,24 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 from collections.abc import Awaitable, Callable, Sequence
+from datetime import datetime
 from types import TracebackType
 from typing import Any, Protocol
 
 from citation_verifier.aggregate import aggregate
 from citation_verifier.fetch.base import Fetcher
 from citation_verifier.fetch.policy import Document, PagePolicy, Settled
+from citation_verifier.fetch.rules.archive import ArchiveCopies, ArchiveRescue
 from citation_verifier.guard import apply_guard
 from citation_verifier.judge.base import Judge, judge_fields
-from citation_verifier.models import EvidenceContext, UrlVerdict, VerifyRequest, VerifyResult
+from citation_verifier.models import (
+    ArchivedVerdict,
+    EvidenceContext,
+    Reason,
+    UrlVerdict,
+    VerifyRequest,
+    VerifyResult,
+)
 from citation_verifier.passages import Passage, locate_quote, split_passages
 from citation_verifier.retrieve import Embedder, MiniLMEmbedder, top_passages
 from citation_verifier.reuse.pages import PageCache
@@ -78,6 +87,18 @@ def make_fetcher(settings: Settings) -> Fetcher:
     return DirectFetcher(settings)
 
 
+def make_archive(settings: Settings) -> ArchiveCopies:
+    """Archived copies from the Wayback Machine at ``ARCHIVE_URL``, read through a direct
+    fetcher's policy (the same guard, bounds, extraction and rendering; never a paid API)."""
+    from citation_verifier.fetch.archive import ArchiveClient
+    from citation_verifier.fetch.direct import DirectFetcher
+
+    fetcher = DirectFetcher(settings)
+    return ArchiveCopies(
+        ArchiveClient(settings), PagePolicy(fetcher, settings).load, fetcher.aclose
+    )
+
+
 def make_judge(settings: Settings, embedder: Embedder) -> Judge:
     """The judge chosen by ``JUDGE_PROVIDER``."""
     from citation_verifier.judge.providers import build_judge
@@ -99,12 +120,16 @@ class Verifier:
         page_cache: PageCache | None = None,
         verdict_cache: VerdictCache | None = None,
         observer: VerdictObserver | None = None,
+        archive: ArchiveCopies | None = None,
     ) -> None:
         self.settings = settings or Settings()
         self.embedder = embedder or MiniLMEmbedder()
         self.judge = judge or make_judge(self.settings, self.embedder)
         self.fetcher = fetcher or make_fetcher(self.settings)
-        self._policy = PagePolicy(self.fetcher, self.settings)
+        self.archive = archive or make_archive(self.settings)
+        fallback = self.settings.archive_fallback
+        rescue = [] if fallback == "never" else [ArchiveRescue(self.archive, fallback)]
+        self._policy = PagePolicy(self.fetcher, self.settings, rescue)
         self._fetch_slots = asyncio.Semaphore(self.settings.fetch_concurrency)
         # Optional reuse (single-flight + TTL pages, verdicts per claim/text/judge settings).
         self.page_cache = page_cache
@@ -124,10 +149,13 @@ class Verifier:
         await self.aclose()
 
     async def aclose(self) -> None:
-        """Release the fetcher's connections and close the observer."""
-        await self.fetcher.aclose()
-        if self.observer is not None:
-            self.observer.close()
+        """Release the fetchers' connections and close the observer."""
+        try:
+            await self.fetcher.aclose()
+            await self.archive.aclose()
+        finally:
+            if self.observer is not None:
+                self.observer.close()
 
     async def verify(
         self, request: VerifyRequest, *, progress: Progress | None = None
@@ -137,9 +165,13 @@ class Verifier:
         report = Steps(2 * len(request.urls), progress)
 
         async def one(url: str) -> UrlVerdict:
-            loaded = await self.load_page(url)
+            loaded = await self.load_page(url, request.cited_at)
             await report.step(f"loaded {url}")
             verdict = await self.verdict(request.claim, loaded)
+            if request.compare_archive:
+                verdict = await self.compare_archive(
+                    request.claim, loaded, verdict, request.cited_at
+                )
             await report.step(f"judged {url}: {verdict.label.value}")
             return verdict
 
@@ -155,25 +187,58 @@ class Verifier:
         """The verdict on one cited URL, as the observer (if any) saw it."""
         return await self.verdict(claim, await self.load_page(url))
 
-    async def load_page(self, url: str) -> Document | Settled:
+    async def load_page(self, url: str, cited_at: datetime | None = None) -> Document | Settled:
         """:meth:`load` through the page cache when there is one. A page the cache already
-        held (or another caller was loading) carries no attempts: this call spent nothing."""
+        held (or another caller was loading) carries no attempts: this call spent nothing.
+        The cache tells citation days apart (an archived copy depends on the day)."""
         if self.page_cache is None:
-            return await self.load(url)
+            return await self.load(url, cited_at)
         loaded_here = False
 
-        async def load(u: str) -> Document | Settled:
+        async def load(_: str) -> Document | Settled:
             nonlocal loaded_here
             loaded_here = True
-            return await self.load(u)
+            return await self.load(url, cited_at)
 
-        loaded = await self.page_cache.load(url, load)
+        key = url if cited_at is None else f"{url}\x1f{cited_at.date().isoformat()}"
+        loaded = await self.page_cache.load(key, load)
         return loaded if loaded_here else dataclasses.replace(loaded, attempts=())
 
-    async def load(self, url: str) -> Document | Settled:
+    async def compare_archive(
+        self,
+        claim: str,
+        loaded: Document | Settled,
+        live: UrlVerdict,
+        cited_at: datetime | None,
+    ) -> UrlVerdict:
+        """``live`` with the verdict on the capture closest to ``cited_at`` beside it, and
+        whether the two differ (``changed_since_cited``). Only a live page that was read is
+        compared, and only when the citation has a date."""
+        if cited_at is None or not isinstance(loaded, Document) or loaded.archive_url:
+            return live
+        archived = await self.archive.load(loaded.url, cited_at, None)
+        if archived.document is None:
+            return live.model_copy(update={"archive_lookup": archived.problem})
+        then = await self.verdict(claim, archived.document)
+        assert then.archive_url is not None and then.archived_at is not None
+        return live.model_copy(
+            update={
+                "changed_since_cited": then.label != live.label,
+                "archived_verdict": ArchivedVerdict(
+                    label=then.label,
+                    evidence_quote=then.evidence_quote,
+                    confidence=then.confidence,
+                    reason=then.reason,
+                    archive_url=then.archive_url,
+                    archived_at=then.archived_at,
+                ),
+            }
+        )
+
+    async def load(self, url: str, cited_at: datetime | None = None) -> Document | Settled:
         """Fetch and extract ``url`` through the policy chain, within the fetch slots."""
         async with self._fetch_slots:
-            return await self._policy.load(url)
+            return await self._policy.load(url, cited_at)
 
     async def verdict(self, claim: str, loaded: Document | Settled) -> UrlVerdict:
         """The verdict on a URL already loaded by :class:`PagePolicy`: a settled outcome as it
@@ -209,6 +274,14 @@ class Verifier:
         """:meth:`judge_document`, also returning the passages the judge was shown. A verdict
         cache, when set, reuses the verdict of the same claim on the same text under the same
         settings (retrieval is deterministic, so the passages shown are the same)."""
+        verdict, shown = await self._reused_or_judged(claim, document)
+        if document.archive_url is not None and verdict.reason is None:
+            verdict = verdict.model_copy(update={"reason": Reason.ARCHIVED_COPY})
+        return verdict, shown
+
+    async def _reused_or_judged(
+        self, claim: str, document: Document
+    ) -> tuple[UrlVerdict, list[Passage]]:
         if self.verdict_cache is None:
             return await self._judge_passages(claim, document)
         key = verdict_key(claim, document.text, self._judge_fingerprint)
@@ -258,7 +331,16 @@ class Verifier:
 
 def _page_fields(loaded: Document | Settled) -> dict[str, Any]:
     """The verdict fields that describe the loaded page, not the judgement."""
+    if isinstance(loaded, Document):
+        archive: dict[str, Any] = {
+            "archive_url": loaded.archive_url,
+            "archived_at": loaded.archived_at,
+            "live_reason": loaded.live_reason,
+        }
+    else:
+        archive = {"archive_lookup": loaded.archive_lookup}
     return {
+        **archive,
         "url": loaded.url,
         "final_url": loaded.final_url,
         "original_status": loaded.status,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
+from datetime import datetime
 
 from citation_verifier.aggregate import aggregate
 from citation_verifier.answers.models import (
@@ -67,24 +68,38 @@ async def check_answer(
 ) -> AnswerResult:
     """Parse ``request`` and verify every statement's citations with ``verifier``."""
     statements = parse_answer(request.answer, request.citation_urls())
-    return await check_statements(verifier, statements, progress=progress)
+    return await check_statements(
+        verifier,
+        statements,
+        progress=progress,
+        cited_at=request.cited_at,
+        compare_archive=request.compare_archive,
+    )
 
 
 async def check_statements(
-    verifier: Verifier, statements: Sequence[Statement], *, progress: Progress | None = None
+    verifier: Verifier,
+    statements: Sequence[Statement],
+    *,
+    progress: Progress | None = None,
+    cited_at: datetime | None = None,
+    compare_archive: bool = False,
 ) -> AnswerResult:
     """Verify already parsed ``statements``. Each distinct URL is loaded once (its credits and
-    attempts booked on its first citation); pairs are judged concurrently."""
+    attempts booked on its first citation); pairs are judged concurrently. ``cited_at`` and
+    ``compare_archive`` are as for a claim."""
     urls = list(dict.fromkeys(url for s in statements for url in s.urls))
     pairs = [(s.claim, url) for s in statements for url in s.urls]
     report = Steps(len(urls) + len(pairs), progress)
 
     async def load(url: str) -> None:
-        loaded[url] = await verifier.load_page(url)
+        loaded[url] = await verifier.load_page(url, cited_at)
         await report.step(f"loaded {url}")
 
     async def judge(claim: str, url: str) -> UrlVerdict:
         verdict = await verifier.verdict(claim, loaded[url])
+        if compare_archive:
+            verdict = await verifier.compare_archive(claim, loaded[url], verdict, cited_at)
         await report.step(f"judged {url}: {verdict.label.value}")
         return verdict
 

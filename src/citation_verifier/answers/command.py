@@ -8,18 +8,22 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from pydantic import ValidationError
 from rich.console import Console
 from rich.text import Text
 
 from citation_verifier.answers.check import check_statements
-from citation_verifier.answers.models import AnswerResult, StatementLabel
+from citation_verifier.answers.models import AnswerRequest, AnswerResult, StatementLabel
 from citation_verifier.answers.parse import answer_request_from_text, parse_answer
-from citation_verifier.errors import CitationVerifierError, InputError
+from citation_verifier.errors import CitationVerifierError, InputError, validation_message
 from citation_verifier.retrieve import MiniLMEmbedder
 from citation_verifier.reuse.embeddings import CachingEmbedder
 from citation_verifier.terminal import (
     LABEL_STYLES,
+    CitedAtOption,
+    CompareArchiveOption,
     ExitCode,
+    archive_lines,
     exit_if_gated,
     exit_if_judge_failed,
     fail,
@@ -74,6 +78,8 @@ def print_report(result: AnswerResult) -> None:
                 console.print(Text(f'     "{" ".join(citation.evidence_quote.split())}"'))
         for problem in statement.problems:
             console.print(Text(f"   problem: {problem}"))
+        for line in archive_lines(statement.citations):
+            console.print(Text(f"   {line}"))
     console.print(Text(precision_text(result)))
     console.print(Text(counts_text(result)))
 
@@ -99,6 +105,8 @@ def check_answer_command(
             "--fail-on contradicted,uncited (repeatable). For CI gates.",
         ),
     ] = None,
+    cited_at: CitedAtOption = None,
+    compare_archive: CompareArchiveOption = False,
 ) -> None:
     """Check every statement of an LLM answer against the sources it cites."""
     from citation_verifier.judge.providers import judge_choice
@@ -107,8 +115,18 @@ def check_answer_command(
     gate = fail_on_labels(fail_on or [], StatementLabel)
     try:
         request = answer_request_from_text(_read(answer_file))
+        if cited_at is not None or compare_archive:  # the options win over the JSON's fields
+            request = AnswerRequest.model_validate(
+                {
+                    **request.model_dump(exclude_unset=True),
+                    **({"cited_at": cited_at} if cited_at is not None else {}),
+                    **({"compare_archive": True} if compare_archive else {}),
+                }
+            )
     except InputError as error:
         raise fail(str(error), ExitCode.INPUT) from None
+    except ValidationError as error:
+        raise fail(validation_message(error, "input"), ExitCode.INPUT) from None
     statements = parse_answer(request.answer, request.citation_urls())
     settings = load_settings()
     urls = len({url for statement in statements for url in statement.urls})
@@ -118,7 +136,12 @@ def check_answer_command(
         # A page cited by several statements has its passages embedded once.
         embedder = CachingEmbedder(MiniLMEmbedder(), settings.batch_embed_cache)
         async with build_verifier(settings, embedder=embedder) as verifier:
-            return await check_statements(verifier, statements)
+            return await check_statements(
+                verifier,
+                statements,
+                cited_at=request.cited_at,
+                compare_archive=request.compare_archive,
+            )
 
     try:
         result = asyncio.run(run())

@@ -3,11 +3,17 @@ array) and the result (one row per statement, and the answer's figures)."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from enum import StrEnum
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from citation_verifier.models import UrlVerdict
+from citation_verifier.models import (
+    CITED_AT_DESCRIPTION,
+    COMPARE_ARCHIVE_DESCRIPTION,
+    UrlVerdict,
+    as_utc,
+)
 
 
 class StatementLabel(StrEnum):
@@ -43,6 +49,8 @@ class AnswerRequest(BaseModel):
         default=None,
         description="Sources that [n] markers refer to, in order: URLs, or objects with a url.",
     )
+    cited_at: datetime | None = Field(default=None, description=CITED_AT_DESCRIPTION)
+    compare_archive: bool = Field(default=False, description=COMPARE_ARCHIVE_DESCRIPTION)
 
     @field_validator("answer")
     @classmethod
@@ -50,6 +58,17 @@ class AnswerRequest(BaseModel):
         if not value.strip():
             raise ValueError("answer must not be blank")
         return value
+
+    @field_validator("cited_at")
+    @classmethod
+    def _cited_at_utc(cls, value: datetime | None) -> datetime | None:
+        return as_utc(value)
+
+    @model_validator(mode="after")
+    def _compare_needs_a_date(self) -> AnswerRequest:
+        if self.compare_archive and self.cited_at is None:
+            raise ValueError("compare_archive needs cited_at (the date the page was cited)")
+        return self
 
     def citation_urls(self) -> list[str]:
         """The ``citations`` array as plain URL strings (empty when there is none)."""

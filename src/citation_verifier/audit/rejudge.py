@@ -71,6 +71,9 @@ def document_from_snapshot(record: AuditRecord, snapshots: SnapshotStore) -> Doc
         full_page_fallback=record.full_page_fallback,
         rid=record.rid,
         rendered=record.rendered,
+        # An archived copy is judged as one again (its reason is archived_copy).
+        archive_url=record.extra.get("archive_url"),
+        live_reason=record.extra.get("live_reason"),
     )
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
+from datetime import datetime
 from pathlib import Path
 from typing import IO
 
@@ -28,6 +29,7 @@ class ResultRow(BaseModel):
     verdict: UrlVerdict
     statement: int | None = None
     """Position of the statement in an answer record; None for a claim record."""
+    cited_at: datetime | None = None
 
     @property
     def key(self) -> str:
@@ -40,6 +42,8 @@ class ResultRow(BaseModel):
             self.key == citation.key
             and self.claim == citation.claim
             and self.verdict.url == citation.url
+            and self.cited_at == citation.cited_at
+            and (self.verdict.archived_verdict is not None or not citation.compare_archive)
         )
 
 

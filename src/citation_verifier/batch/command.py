@@ -5,11 +5,13 @@ from __future__ import annotations
 import asyncio
 import os
 import time
+from datetime import datetime
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
 import typer
+from pydantic import TypeAdapter, ValidationError
 from rich.console import Console
 from rich.progress import (
     BarColumn,
@@ -25,13 +27,22 @@ from rich.text import Text
 from citation_verifier.batch.checkpoint import Checkpoint
 from citation_verifier.batch.engine import BatchOutcome, LocalRunner, Runner, run_batch
 from citation_verifier.batch.html_report import html_report
-from citation_verifier.batch.records import STDIN, read_input
+from citation_verifier.batch.records import STDIN, read_input, with_archive_options
 from citation_verifier.batch.reports import write_errors, write_report, write_statements
 from citation_verifier.batch.summary import summary_lines
 from citation_verifier.errors import CitationVerifierError, InputError
 from citation_verifier.judge.providers import judge_choice
+from citation_verifier.models import as_utc
 from citation_verifier.settings import Settings
-from citation_verifier.terminal import ExitCode, fail, load_settings, print_error, print_note
+from citation_verifier.terminal import (
+    CitedAtOption,
+    CompareArchiveOption,
+    ExitCode,
+    fail,
+    load_settings,
+    print_error,
+    print_note,
+)
 
 
 class Engine(StrEnum):
@@ -78,6 +89,18 @@ def _check_writable(path: Path, option: str) -> None:
         raise fail(f"cannot write {option} {path}: permission denied", ExitCode.INPUT)
 
 
+def _cited_at(value: str | None) -> datetime | None:
+    """``--cited-at`` as a UTC time (a date is its midnight); a bad value fails at once."""
+    if value is None:
+        return None
+    try:
+        return as_utc(TypeAdapter(datetime).validate_python(value))
+    except ValidationError:
+        raise fail(
+            f"--cited-at: {value!r} is not a date (YYYY-MM-DD) or ISO date-time", ExitCode.INPUT
+        ) from None
+
+
 def _runner(engine: Engine, settings: Settings) -> Runner:
     if engine is Engine.RAY:
         from citation_verifier.batch.ray_engine import RayRunner
@@ -95,8 +118,11 @@ async def _score(
     resume: bool,
     concurrency: int,
     progress: Progress | None,
+    cited_at: datetime | None = None,
+    compare_archive: bool = False,
 ) -> BatchOutcome:
     batch = await asyncio.to_thread(read_input, input_path)
+    batch = with_archive_options(batch, cited_at, compare_archive)
     runner = _runner(engine, settings)
     task_id = None
 
@@ -171,12 +197,15 @@ def batch(
     json_output: Annotated[
         bool, typer.Option("--json", help="Print the summary as one JSON object.")
     ] = False,
+    cited_at: CitedAtOption = None,
+    compare_archive: CompareArchiveOption = False,
 ) -> None:
     """Score every citation of INPUT.jsonl; write a per-citation report and print precision.
     Answer records also get a per-statement CSV (OUT.statements.csv)."""
     err = Console(stderr=True, highlight=False, soft_wrap=True)
     if input_path != STDIN and not input_path.is_file():
         raise fail(f"input file not found: {input_path}", ExitCode.INPUT)
+    when = _cited_at(cited_at)
     settings = load_settings()
     print_note(judge_choice(settings))
     concurrency = concurrency or settings.batch_concurrency
@@ -219,6 +248,8 @@ def batch(
                     resume=resume,
                     concurrency=concurrency,
                     progress=progress,
+                    cited_at=when,
+                    compare_archive=compare_archive,
                 )
             )
         finally:

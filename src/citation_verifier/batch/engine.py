@@ -15,6 +15,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
+from datetime import datetime
 from urllib.parse import urlsplit
 
 from citation_verifier.answers.check import answer_result, statement_outcome
@@ -31,10 +32,13 @@ from citation_verifier.settings import Settings
 
 @dataclass(frozen=True)
 class UrlJob:
-    """One unique URL of the batch and the distinct claims that cite it."""
+    """One unique URL of the batch (per citation day: an archived copy depends on it) and the
+    distinct claims that cite it."""
 
     url: str
     claims: tuple[str, ...]
+    cited_at: datetime | None = None
+    compare_archive: bool = False
 
 
 class Runner(ABC):
@@ -73,8 +77,14 @@ class LocalRunner(Runner):
     ) -> list[UrlVerdict]:
         """Load once, judge per claim (CPU work runs in threads inside the verifier)."""
         async with host_slot:
-            loaded = await self.verifier.load(job.url)
-        return [await self.verifier.verdict(claim, loaded) for claim in job.claims]
+            loaded = await self.verifier.load(job.url, job.cited_at)
+        verdicts = []
+        for claim in job.claims:
+            verdict = await self.verifier.verdict(claim, loaded)
+            if job.compare_archive:
+                verdict = await self.verifier.compare_archive(claim, loaded, verdict, job.cited_at)
+            verdicts.append(verdict)
+        return verdicts
 
     async def aclose(self) -> None:
         """Close the verifier's connections."""
@@ -98,19 +108,25 @@ class BatchOutcome:
     """Each answer record's statements and figures, in input order."""
 
 
-Owners = dict[tuple[str, str], list[Citation]]
-"""The citations behind each (URL, claim) pair of a plan."""
+JobKey = tuple[str, datetime | None, bool]
+"""A job's identity: the URL, the citation date and whether to compare with the archive."""
+Owners = dict[tuple[JobKey, str], list[Citation]]
+"""The citations behind each (job, claim) pair of a plan."""
 
 
 def plan_jobs(pending: Sequence[Citation]) -> tuple[list[UrlJob], Owners]:
-    """Group ``pending`` by URL (first-seen order) and, within a URL, by distinct claim."""
-    by_url: dict[str, dict[str, list[Citation]]] = {}
+    """Group ``pending`` by URL and citation date (first-seen order) and, within that, by
+    distinct claim."""
+    by_job: dict[JobKey, dict[str, list[Citation]]] = {}
     for citation in pending:
-        by_url.setdefault(citation.url, {}).setdefault(citation.claim, []).append(citation)
-    jobs = [UrlJob(url, tuple(claims)) for url, claims in by_url.items()]
+        key = (citation.url, citation.cited_at, citation.compare_archive)
+        by_job.setdefault(key, {}).setdefault(citation.claim, []).append(citation)
+    jobs = [
+        UrlJob(url, tuple(claims), when, compare) for (url, when, compare), claims in by_job.items()
+    ]
     owners = {
-        (url, claim): citations
-        for url, claims in by_url.items()
+        (key, claim): citations
+        for key, claims in by_job.items()
         for claim, citations in claims.items()
     }
     return jobs, owners
@@ -126,7 +142,7 @@ def _rows_for(job: UrlJob, verdicts: Sequence[UrlVerdict], owners: Owners) -> It
     first citation: a URL cited by many claims is loaded, and paid for, once."""
     first = True
     for claim, verdict in zip(job.claims, verdicts, strict=True):
-        for citation in owners[(job.url, claim)]:
+        for citation in owners[((job.url, job.cited_at, job.compare_archive), claim)]:
             booked = verdict if first else verdict.model_copy(update={"credits": 0.0})
             first = False
             yield ResultRow(
@@ -135,6 +151,7 @@ def _rows_for(job: UrlJob, verdicts: Sequence[UrlVerdict], owners: Owners) -> It
                 claim=claim,
                 verdict=booked,
                 statement=citation.statement,
+                cited_at=citation.cited_at,
             )
 
 

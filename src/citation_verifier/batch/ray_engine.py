@@ -13,6 +13,7 @@ from __future__ import annotations
 import importlib
 import os
 from contextlib import AbstractAsyncContextManager, nullcontext
+from datetime import datetime
 from typing import Any
 
 from citation_verifier.batch.engine import LocalRunner, Runner, UrlJob
@@ -37,10 +38,13 @@ class BatchWorker:
     def __init__(self, settings: Settings) -> None:
         self._runner = LocalRunner(settings)
 
-    async def run(self, url: str, claims: list[str]) -> list[dict[str, Any]]:
+    async def run(
+        self, url: str, claims: list[str], cited_at: str | None = None, compare: bool = False
+    ) -> list[dict[str, Any]]:
         """Verdicts for ``claims`` on ``url``, as JSON-ready dicts (plain data crosses Ray)."""
         # Politeness slots live in the driver; the actor runs the job as it arrives.
-        verdicts = await self._runner.run(UrlJob(url, tuple(claims)), nullcontext())
+        when = None if cited_at is None else datetime.fromisoformat(cited_at)
+        verdicts = await self._runner.run(UrlJob(url, tuple(claims), when, compare), nullcontext())
         return [verdict.model_dump(mode="json") for verdict in verdicts]
 
     async def close(self) -> None:
@@ -89,7 +93,10 @@ class RayRunner(Runner):
         self._busy[index] += 1
         try:
             async with host_slot:
-                dumped = await self._actors[index].run.remote(job.url, list(job.claims))
+                when = None if job.cited_at is None else job.cited_at.isoformat()
+                dumped = await self._actors[index].run.remote(
+                    job.url, list(job.claims), when, job.compare_archive
+                )
         finally:
             self._busy[index] -= 1
         return [UrlVerdict.model_validate(item) for item in dumped]

@@ -1,7 +1,8 @@
 """Batch input: JSONL records → citations, and line errors.
 
 A record is ``{"id", "claim", "urls"}``, or ``{"id", "answer"}`` (optionally ``"citations"``)
-for a whole LLM answer, which is parsed into statements here. Each claim–URL pair is one
+for a whole LLM answer, which is parsed into statements here; either may carry ``cited_at``
+and ``compare_archive``. Each claim–URL pair is one
 citation, keyed by the record's id, the statement's position (answers only) and the URL's
 position, so a rerun of the same input (``--resume``) finds the citations it already finished.
 A line that cannot be used becomes a :class:`LineError` with its line number; reading never
@@ -10,6 +11,7 @@ stops early.
 
 from __future__ import annotations
 
+import dataclasses
 import gzip
 import io
 import json
@@ -17,6 +19,7 @@ import sys
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +42,9 @@ class Citation:
     url: str
     statement: int | None = None
     """Position of the statement in an answer record; None for a claim record."""
+    cited_at: datetime | None = None
+    """When the record's answer cited the URL (the archive looks for a capture near it)."""
+    compare_archive: bool = False
 
     @property
     def key(self) -> str:
@@ -128,12 +134,12 @@ def parse_line(text: str) -> tuple[str, VerifyRequest | AnswerRequest]:
     missing = [name for name in fields if name not in data]
     if missing or record_id is None:
         raise RecordError(f"missing field(s): {', '.join(missing)}", record_id)
+    archive = {k: data[k] for k in ("cited_at", "compare_archive") if k in data}
     try:
         if "answer" in data:
-            return record_id, AnswerRequest.model_validate(
-                {k: v for k, v in data.items() if k != "id"}
-            )
-        return record_id, VerifyRequest(claim=data["claim"], urls=data["urls"])
+            fields_given = {k: data[k] for k in ("answer", "citations") if k in data}
+            return record_id, AnswerRequest.model_validate({**fields_given, **archive})
+        return record_id, VerifyRequest(claim=data["claim"], urls=data["urls"], **archive)
     except ValidationError as error:
         raise RecordError(validation_message(error, "record"), record_id) from None
 
@@ -189,12 +195,45 @@ def _read(path: Path) -> BatchInput:
             statements = parse_answer(request.answer, request.citation_urls())
             answers.append(AnswerRecord(record_id, statements))
             citations.extend(
-                Citation(record_id, index, statement.claim, url, position)
+                Citation(
+                    record_id,
+                    index,
+                    statement.claim,
+                    url,
+                    position,
+                    request.cited_at,
+                    request.compare_archive,
+                )
                 for position, statement in enumerate(statements)
                 for index, url in enumerate(statement.urls)
             )
             continue
         citations.extend(
-            Citation(record_id, index, request.claim, url) for index, url in enumerate(request.urls)
+            Citation(
+                record_id,
+                index,
+                request.claim,
+                url,
+                cited_at=request.cited_at,
+                compare_archive=request.compare_archive,
+            )
+            for index, url in enumerate(request.urls)
         )
     return BatchInput(citations, errors, records, answers)
+
+
+def with_archive_options(
+    batch: BatchInput, cited_at: datetime | None, compare_archive: bool
+) -> BatchInput:
+    """``batch`` with ``cited_at`` for citations whose record gave none, and the archive
+    comparison on for every citation that has a date when ``compare_archive``."""
+    citations = [
+        dataclasses.replace(
+            c,
+            cited_at=c.cited_at or cited_at,
+            compare_archive=c.compare_archive
+            or (compare_archive and (c.cited_at or cited_at) is not None),
+        )
+        for c in batch.citations
+    ]
+    return dataclasses.replace(batch, citations=citations)

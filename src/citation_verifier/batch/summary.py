@@ -39,6 +39,13 @@ class Summary(BaseModel):
     """Citations the judge failed on: in ``labels`` as not_found, in neither precision."""
     judges: dict[str, int] = {}
     """Citations per judge that ran (``provider/model``)."""
+    archived: int = 0
+    """Citations judged on their archived copy because the live page could not back them."""
+    archived_supported: int = 0
+    citation_precision_without_archive: float | None = None
+    """Citation precision counting every archive rescue as the dead citation it was live."""
+    changed_since_cited: int = 0
+    """Citations whose page was judged differently on its capture at the citation date."""
     answers: int = 0
     """Answer records (their citations are counted with the others above)."""
     statements: dict[str, int] = {}
@@ -61,7 +68,13 @@ def summarize(
     failed = reasons[Reason.JUDGE_ERROR.value]
     judged = len(rows) - failed
     reachable = judged - labels[Label.UNREACHABLE.value]
+    archived = [row for row in rows if row.verdict.reason == Reason.ARCHIVED_COPY]
+    archived_supported = sum(row.verdict.label == Label.SUPPORTED for row in archived)
     return Summary(
+        archived=len(archived),
+        archived_supported=archived_supported,
+        citation_precision_without_archive=_ratio(supported - archived_supported, judged),
+        changed_since_cited=sum(bool(row.verdict.changed_since_cited) for row in rows),
         citations=len(rows),
         supported=supported,
         reachable=reachable,
@@ -95,6 +108,18 @@ def summary_lines(summary: Summary) -> list[str]:
     judges = " ".join(f"{name}={count}" for name, count in summary.judges.items()) or "none"
     statements = " ".join(f"{name}={count}" for name, count in summary.statements.items())
     answers = [f"answers={summary.answers} statements: {statements}"] if summary.answers else []
+    archive = []
+    if summary.archived or summary.changed_since_cited:
+        without = _precision_line(
+            "citation_precision_without_archive",
+            summary.citation_precision_without_archive,
+            summary.supported - summary.archived_supported,
+            summary.citations - summary.judge_failed,
+        )
+        archive = [
+            f"archive: rescued={summary.archived} (supported={summary.archived_supported}) "
+            f"changed_since_cited={summary.changed_since_cited} {without}"
+        ]
     return [
         _precision_line(
             "citation_precision",
@@ -112,6 +137,7 @@ def summary_lines(summary: Summary) -> list[str]:
         f"reasons: {reasons}",
         f"judges: {judges}",
         *answers,
+        *archive,
         f"judge_failed={summary.judge_failed} (not results: left out of both precisions)",
         f"invalid_lines={summary.invalid_lines}",
         f"unique_urls={summary.unique_urls}",

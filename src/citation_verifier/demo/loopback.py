@@ -39,11 +39,20 @@ Route = Page | Handler
 class LoopbackSite:
     """Serves ``routes`` (path → Page or handler) on 127.0.0.1 at a free port, in a thread.
 
-    Unknown paths answer 404. Use as a context manager, or call :meth:`start`/:meth:`stop`.
+    Unknown paths answer 404, or ``fallback`` when given (fakes whose paths embed data, such
+    as the Wayback Machine's ``/web/<timestamp>/<url>``). Use as a context manager, or call
+    :meth:`start`/:meth:`stop`.
     """
 
-    def __init__(self, routes: Mapping[str, Route], host: str = "127.0.0.1") -> None:
+    def __init__(
+        self,
+        routes: Mapping[str, Route],
+        host: str = "127.0.0.1",
+        *,
+        fallback: Route | None = None,
+    ) -> None:
         self.routes: dict[str, Route] = dict(routes)
+        self.fallback = fallback
         self.hits: dict[str, int] = {}
         self._hits_lock = threading.Lock()
         site = self
@@ -58,7 +67,7 @@ class LoopbackSite:
                 path = urlsplit(self.path).path
                 with site._hits_lock:
                     site.hits[path] = site.hits.get(path, 0) + 1
-                route = site.routes.get(path)
+                route = site.routes.get(path, site.fallback)
                 if route is None:
                     _send(self, Page("<html><body><h1>Not Found</h1></body></html>", status=404))
                 elif isinstance(route, Page):

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from citation_verifier.answers.check import check_answer
 from citation_verifier.answers.models import AnswerRequest, AnswerResult
+from citation_verifier.demo.archive import FakeArchive
 from citation_verifier.demo.loopback import LoopbackSite, Page, redirect
 from citation_verifier.models import SPEC_VERDICT_FIELDS, VerifyRequest, VerifyResult
 from citation_verifier.pipeline import build_verifier
@@ -153,6 +154,21 @@ OTHER_CASES = (
     DemoCase("Mount Everest is 8,849 metres tall.", ("/reports/everest",)),
     DemoCase("The Pacific Ocean is the largest ocean on Earth.", ("/facts/oceans",)),
     DemoCase("The Moon is about 384,400 kilometres from Earth.", ("/apps/moon",)),
+    DemoCase(
+        "Swiss glaciers lost 2 percent of their ice volume in 2019.", ("/reports/glaciers-2019",)
+    ),
+)
+GLACIER_PATH = "/reports/glaciers-2019"
+"""A dead link (404 today) that the demo's archive holds a capture of."""
+GLACIER_CAPTURED = "20200115093000"
+GLACIER_HTML = (
+    "<html><head><title>Glacier report 2019</title></head><body><article>"
+    "<h1>Glacier report 2019</h1><p>Swiss glaciers lost 2 percent of their ice volume in 2019, "
+    "the monitoring network reported. The loss was the fifth largest since measurements "
+    "began.</p><p>A snowy winter had delayed the melt, but two heatwaves in June and July "
+    "removed the new snow quickly and left the ice exposed for the rest of the summer. Small "
+    "glaciers were hit hardest; several of them have all but disappeared.</p>"
+    "</article></body></html>"
 )
 
 
@@ -180,7 +196,12 @@ async def run_demo(
     settings = settings or Settings(
         allow_private_urls=True, fetcher="direct", judge_provider="checker"
     )
-    with LoopbackSite(demo_routes()) as site:
+    with LoopbackSite(demo_routes()) as site, FakeArchive() as archive:
+        # Its own Wayback Machine on loopback, holding a capture of one page that died since.
+        archive.add(site.url(GLACIER_PATH), GLACIER_CAPTURED, GLACIER_HTML)
+        settings = settings.model_copy(
+            update={"archive_url": archive.base_url, "archive_fallback": "dead"}
+        )
         async with build_verifier(settings) as verifier:
 
             async def run(case: DemoCase) -> VerifyResult:
@@ -216,6 +237,8 @@ def main() -> None:
         quoted = json.dumps(verdict.evidence_quote, ensure_ascii=False)
         quote = f"  quote={quoted}" if verdict.evidence_quote else ""
         rendered = "  rendered=yes" if verdict.rendered else ""
+        if verdict.archive_url:  # a dead link judged on its archived copy
+            rendered += f"  live={verdict.live_reason}  archived={verdict.archive_url}"
         print(
             f"{verdict.url}  label={verdict.label.value}  reason={verdict.reason or '-'}"
             f"  status={verdict.original_status}{rendered}{quote}"

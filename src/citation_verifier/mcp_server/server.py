@@ -22,7 +22,12 @@ from citation_verifier.answers.check import check_statements
 from citation_verifier.answers.models import AnswerRequest, AnswerResult
 from citation_verifier.answers.parse import parse_answer
 from citation_verifier.errors import ConfigurationError, validation_message
-from citation_verifier.models import VerifyRequest, VerifyResult
+from citation_verifier.models import (
+    CITED_AT_DESCRIPTION,
+    COMPARE_ARCHIVE_DESCRIPTION,
+    VerifyRequest,
+    VerifyResult,
+)
 from citation_verifier.retrieve import Embedder
 from citation_verifier.service.admission import Admission, Overloaded
 from citation_verifier.service.metrics import ServiceMetrics
@@ -52,6 +57,9 @@ class ServerState:
     service: ServiceState
     admission: Admission
 
+
+CitedAt = Annotated[str | None, Field(description=CITED_AT_DESCRIPTION)]
+CompareArchive = Annotated[bool, Field(description=COMPARE_ARCHIVE_DESCRIPTION)]
 
 ToolContext = Context[ServerState, Any]
 """What a tool is handed: the request (progress token) and the :class:`ServerState`."""
@@ -86,12 +94,16 @@ async def verify_claim(
         Field(description="The http(s) URLs cited for the claim; each is fetched and judged."),
     ],
     ctx: ToolContext,
+    cited_at: CitedAt = None,
+    compare_archive: CompareArchive = False,
 ) -> VerifyResult:
     """Verify ``claim`` against each of ``urls``: one verdict per URL, in order, and the
     overall label (the API's ``/verify``), reporting progress as pages load and are judged."""
     settings = ctx.request_context.lifespan_context.service.settings
     try:
-        request = VerifyRequest(claim=claim, urls=urls)
+        request = VerifyRequest(
+            claim=claim, urls=urls, cited_at=cited_at, compare_archive=compare_archive
+        )
     except ValidationError as error:
         raise _invalid(error) from None
     if len(request.urls) > settings.service_max_urls:
@@ -125,6 +137,8 @@ async def check_answer(
             "Omit when the answer carries its links inline or in a Sources list."
         ),
     ] = None,
+    cited_at: CitedAt = None,
+    compare_archive: CompareArchive = False,
     *,
     ctx: ToolContext,
 ) -> AnswerResult:
@@ -137,7 +151,10 @@ async def check_answer(
         )
     try:
         request = AnswerRequest(
-            answer=answer, citations=None if citations is None else list(citations)
+            answer=answer,
+            citations=None if citations is None else list(citations),
+            cited_at=cited_at,
+            compare_archive=compare_archive,
         )
     except ValidationError as error:
         raise _invalid(error) from None
@@ -153,7 +170,13 @@ async def check_answer(
         await ctx.report_progress(done, total, message)
 
     async def check(verifier: Verifier) -> AnswerResult:
-        return await check_statements(verifier, statements, progress=progress)
+        return await check_statements(
+            verifier,
+            statements,
+            progress=progress,
+            cited_at=request.cited_at,
+            compare_archive=request.compare_archive,
+        )
 
     return await _run(ctx, check)
 

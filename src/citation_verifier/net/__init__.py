@@ -1,2 +1,3 @@
-"""What every client of a remote HTTP service shares: the crawling API's (``fetch/crawlbase``)
-and the LLM providers' (``judge/transport``)."""
+"""What every client of a remote HTTP service shares: the crawling API's (``fetch/crawlbase``),
+the LLM providers' (``judge/transport``) and the archive's (``fetch/archive``): ``Retry-After``
+and single-flight."""

@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable
 
 from citation_verifier.fetch.policy import Document, Settled
 from citation_verifier.models import Reason
-from citation_verifier.reuse.singleflight import SingleFlight
+from citation_verifier.net.singleflight import SingleFlight
 
 Loaded = Document | Settled
 Loader = Callable[[str], Awaitable[Loaded]]

@@ -14,7 +14,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 
 from citation_verifier.models import Reason, UrlVerdict
-from citation_verifier.reuse.singleflight import SingleFlight
+from citation_verifier.net.singleflight import SingleFlight
 from citation_verifier.settings import Settings
 
 

@@ -368,7 +368,13 @@ def create_app(settings: Settings | None = None, *, embedder: Embedder | None = 
                 "answer", f"cites {len(urls)} URLs; at most {settings.service_max_urls}"
             )
         result = await admitted(
-            "check_answer", lambda verifier: check_statements(verifier, statements)
+            "check_answer",
+            lambda verifier: check_statements(
+                verifier,
+                statements,
+                cited_at=body.cited_at,
+                compare_archive=body.compare_archive,
+            ),
         )
         if isinstance(result, JSONResponse):
             return result

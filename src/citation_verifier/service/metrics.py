@@ -3,16 +3,50 @@ several apps, e.g. in tests, never share counters)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client.core import CounterMetricFamily
 
 from citation_verifier.answers.models import AnswerResult
+from citation_verifier.fetch.archive import ArchiveClient
 from citation_verifier.models import Reason, UrlVerdict, VerifyResult
 
 _STAGE_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60)
 # Reasons the fetch stage gives; the other two come from the judge/guard.
-_NOT_FETCH_REASONS = frozenset({Reason.EVIDENCE_QUOTE_NOT_IN_SOURCE, Reason.JUDGE_ERROR})
+_NOT_FETCH_REASONS = frozenset(
+    {Reason.EVIDENCE_QUOTE_NOT_IN_SOURCE, Reason.JUDGE_ERROR, Reason.ARCHIVED_COPY}
+)
+
+
+class ArchiveLookups:
+    """Reads an archive client's counters at scrape time (the client counts; nothing is
+    counted twice)."""
+
+    def __init__(self, client: ArchiveClient) -> None:
+        self.client = client
+
+    def collect(self) -> Iterator[CounterMetricFamily]:
+        """The lookups by outcome, and the HTTP requests they sent."""
+        lookups = CounterMetricFamily(
+            "cv_archive_lookups",
+            "Wayback Machine lookups by outcome: hit (a capture found), miss (nothing archived), "
+            "failure (the archive could not answer), cached (answered from the cache; also "
+            "counted as its hit or miss).",
+            labels=["outcome"],
+        )
+        client = self.client
+        for outcome, count in (
+            ("hit", client.hits),
+            ("miss", client.misses),
+            ("failure", client.failures),
+            ("cached", client.cached),
+        ):
+            lookups.add_metric([outcome], count)
+        yield lookups
+        requests = CounterMetricFamily("cv_archive_requests", "HTTP requests sent to the archive.")
+        requests.add_metric([], self.client.requests)
+        yield requests
 
 
 class ServiceMetrics:
@@ -52,6 +86,16 @@ class ServiceMetrics:
             ["label"],
             registry=self.registry,
         )
+        self.archive_rescues = Counter(
+            "cv_archive_rescues",
+            "Citations judged on their archived copy because the live page could not back them.",
+            registry=self.registry,
+        )
+        self.changed_since_cited = Counter(
+            "cv_changed_since_cited",
+            "Citations whose page was judged differently on its capture at the citation date.",
+            registry=self.registry,
+        )
         self.fetch_failures = Counter(
             "cv_fetch_failures",
             "Citations the fetch stage settled without judging, by reason.",
@@ -73,6 +117,10 @@ class ServiceMetrics:
             registry=self.registry,
         )
 
+    def watch_archive(self, client: ArchiveClient) -> None:
+        """Export ``client``'s lookup counters."""
+        self.registry.register(ArchiveLookups(client))
+
     def observe_stage(self, stage: str, seconds: float) -> None:
         """Record one timed stage call."""
         self.stage_seconds.labels(stage=stage).observe(seconds)
@@ -90,6 +138,10 @@ class ServiceMetrics:
         """Count one claim's overall label, its citations' labels and fetch-stage reasons."""
         self.overall.labels(label=overall).inc()
         for citation in citations:
+            if citation.reason == Reason.ARCHIVED_COPY:
+                self.archive_rescues.inc()
+            if citation.changed_since_cited:
+                self.changed_since_cited.inc()
             self.verdicts.labels(label=citation.label.value).inc()
             if citation.reason and citation.reason not in _NOT_FETCH_REASONS:
                 self.fetch_failures.labels(reason=citation.reason).inc()

@@ -68,6 +68,7 @@ class ServiceState:
                 else None
             ),
         )
+        self.metrics.watch_archive(self.verifier.archive.client)
         self.error = None
 
     def _judged(self, judgement: Judgement) -> None:

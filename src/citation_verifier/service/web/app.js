@@ -1,8 +1,11 @@
 "use strict";
 // The citation-verifier page: two modes in tabs. "One claim" posts a claim and its URLs to
 // /verify; "Whole answer" posts an LLM answer to /check-answer and shows each statement with its
-// markers coloured by verdict. Everything is rendered with textContent: page text and answer
-// text are untrusted and never parsed as HTML.
+// markers coloured by verdict. Both can give the day the answer cited its pages ("Cited on")
+// and ask to compare each page with its archived copy from then; a citation card says when its
+// verdict was judged on an archived copy and when the page changed since it was cited.
+// Everything is rendered with textContent: page text and answer text are untrusted and never
+// parsed as HTML.
 
 (function () {
   const keyInput = document.getElementById("api-key");
@@ -70,8 +73,114 @@
     return figure;
   }
 
+  // --- archived copies (Wayback Machine) ----------------------------------------------------
+
+  const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+  function pad(number) {
+    return (number < 10 ? "0" : "") + number;
+  }
+
+  // A capture time (ISO, UTC) as a <time>: "15 Feb 2021", the exact time in its tooltip.
+  function captureTime(iso) {
+    const moment = new Date(iso);
+    if (!iso || isNaN(moment.getTime())) return el("span", null, iso ? String(iso) : "unknown date");
+    const node = el(
+      "time",
+      null,
+      moment.getUTCDate() + " " + MONTHS[moment.getUTCMonth()] + " " + moment.getUTCFullYear()
+    );
+    node.dateTime = moment.toISOString();
+    node.title =
+      moment.getUTCFullYear() + "-" + pad(moment.getUTCMonth() + 1) + "-" + pad(moment.getUTCDate()) +
+      " " + pad(moment.getUTCHours()) + ":" + pad(moment.getUTCMinutes()) + " UTC";
+    return node;
+  }
+
+  // "archived copy of 15 Feb 2021", linked to the capture when its address is http(s).
+  function archiveLink(url, archivedAt) {
+    const safe = typeof url === "string" && /^https?:\/\//i.test(url);
+    const node = safe ? el("a", "archive-link") : el("span", "archive-link");
+    if (safe) {
+      node.href = url;
+      node.rel = "noopener noreferrer nofollow";
+      node.target = "_blank";
+    }
+    node.appendChild(document.createTextNode("archived copy of "));
+    node.appendChild(captureTime(archivedAt));
+    return node;
+  }
+
+  // The live page was dead: the verdict was judged on the capture.
+  function archivedNote(citation) {
+    const note = el("p", "note note-archived");
+    const icon = el("span", "note-icon", "↺");
+    icon.setAttribute("aria-hidden", "true");
+    note.appendChild(icon);
+    note.appendChild(el("strong", null, "Live page: " + (citation.live_reason || "unusable")));
+    note.appendChild(document.createTextNode(" — judged on the "));
+    note.appendChild(archiveLink(citation.archive_url, citation.archived_at));
+    return note;
+  }
+
+  // One side of the comparison: the label, the quote (or why there is none) and where from.
+  function compareSide(term, verdict, source) {
+    const group = el("div", "side");
+    group.appendChild(el("dt", null, term));
+    const dd = el("dd");
+    const head = el("p", "side-head");
+    head.appendChild(badge(verdict.label));
+    if (typeof verdict.confidence === "number") {
+      head.appendChild(el("span", "side-confidence", " confidence " + verdict.confidence.toFixed(2)));
+    }
+    dd.appendChild(head);
+    if (verdict.evidence_quote) dd.appendChild(el("blockquote", "passage side-quote", verdict.evidence_quote));
+    else dd.appendChild(el("p", "side-none", verdict.reason ? "No quote (" + verdict.reason + ")." : "No quote."));
+    dd.appendChild(source);
+    group.appendChild(dd);
+    return group;
+  }
+
+  // compare_archive found the page judged differently in its capture from when it was cited.
+  function changedNotice(citation) {
+    const box = el("div", "changed");
+    const title = el("h4", "changed-title");
+    const icon = el("span", "changed-icon", "!");
+    icon.setAttribute("aria-hidden", "true");
+    title.appendChild(icon);
+    title.appendChild(document.createTextNode("Changed since cited"));
+    box.appendChild(title);
+    const then = citation.archived_verdict;
+    box.appendChild(
+      el("p", "changed-lede", "The page no longer says what it said when it was cited.")
+    );
+    if (!then) return box;
+    const list = el("dl", "compare");
+    const now = el("p", "side-source", "The live page, today.");
+    list.appendChild(compareSide("Now", citation, now));
+    const from = el("p", "side-source");
+    from.appendChild(document.createTextNode("The "));
+    from.appendChild(archiveLink(then.archive_url, then.archived_at));
+    from.appendChild(document.createTextNode("."));
+    list.appendChild(compareSide("When cited", then, from));
+    box.appendChild(list);
+    return box;
+  }
+
+  function unchangedLine(citation) {
+    const line = el("p", "detail unchanged", "Unchanged since cited");
+    const then = citation.archived_verdict;
+    if (then) {
+      line.appendChild(document.createTextNode(" ("));
+      line.appendChild(archiveLink(then.archive_url, then.archived_at));
+      line.appendChild(document.createTextNode(")"));
+    }
+    return line;
+  }
+
   function card(citation, index) {
     const item = el("li", "card card-" + citation.label);
+    if (citation.changed_since_cited === true) item.classList.add("card-changed");
     const title = el("h3", "card-title");
     title.appendChild(el("span", "visually-hidden", "Citation " + (index + 1) + ": "));
     const link = el("a", null, citation.url);
@@ -80,6 +189,8 @@
     link.target = "_blank";
     title.appendChild(link);
     item.appendChild(title);
+    if (citation.reason === "archived_copy") item.appendChild(archivedNote(citation));
+    if (citation.changed_since_cited === true) item.appendChild(changedNotice(citation));
 
     const facts = el("dl", "facts");
     row(facts, "Label", badge(citation.label));
@@ -92,6 +203,10 @@
 
     if (citation.evidence_quote) item.appendChild(evidenceBlock(citation));
     else if (citation.detail) item.appendChild(el("p", "detail", citation.detail));
+    if (citation.changed_since_cited === false) item.appendChild(unchangedLine(citation));
+    if (citation.archive_lookup) {
+      item.appendChild(el("p", "detail archive-lookup", "Archive: " + citation.archive_lookup));
+    }
     return item;
   }
 
@@ -153,6 +268,44 @@
     }
   }
 
+  // "Cited on" and "Compare with the archived copy": the comparison needs the date, so its
+  // checkbox is disabled (and unchecked) while the date is empty, and its hint says so.
+  function archiveOptions(dateId, compareId) {
+    const date = document.getElementById(dateId);
+    const compare = document.getElementById(compareId);
+    const hint = document.getElementById(compareId + "-help");
+
+    function sync() {
+      const dated = Boolean(date.value);
+      compare.disabled = !dated;
+      if (!dated) compare.checked = false;
+      hint.textContent = dated
+        ? "Also judge each live page's archived copy from that day, and say whether the page " +
+          "changed since it was cited."
+        : "Enter the “Cited on” date first.";
+    }
+
+    date.addEventListener("input", sync);
+    date.addEventListener("change", sync);
+    sync();
+    return {
+      date: date,
+      // A date typed in part (the field then has no value): say so instead of ignoring it.
+      problem: function () {
+        return date.validity && date.validity.badInput
+          ? "Enter the whole “Cited on” date, or clear it."
+          : null;
+      },
+      addTo: function (payload) {
+        if (date.value) {
+          payload.cited_at = date.value;
+          if (compare.checked) payload.compare_archive = true;
+        }
+        return payload;
+      },
+    };
+  }
+
   // --- mode switch: WAI-ARIA tabs, automatic activation ------------------------------------
 
   const tabs = Array.from(document.querySelectorAll('[role="tab"]'));
@@ -190,15 +343,16 @@
     const form = document.getElementById("verify-form");
     const claimInput = document.getElementById("claim");
     const urlsInput = document.getElementById("urls");
+    const archive = archiveOptions("cited-at", "compare-archive");
     const ui = formUi("");
     const heading = document.getElementById("results-heading");
-    const overall = document.getElementById("overall");
     const overallClaim = document.getElementById("overall-claim");
     const cards = document.getElementById("citations");
 
     function render(result) {
-      overall.replaceWith(badge(result.overall));
-      const fresh = heading.querySelector(".badge");
+      // Looked up each time: the badge is replaced by every result.
+      const fresh = badge(result.overall);
+      document.getElementById("overall").replaceWith(fresh);
       fresh.id = "overall";
       overallClaim.textContent = "Claim: " + result.claim;
       cards.replaceChildren(...result.citations.map(card));
@@ -221,8 +375,14 @@
         urlsInput.focus();
         return;
       }
+      const dateProblem = archive.problem();
+      if (dateProblem) {
+        showError(ui, dateProblem);
+        archive.date.focus();
+        return;
+      }
       const busy = "Verifying " + urls.length + (urls.length === 1 ? " URL…" : " URLs…");
-      post(ui, "/verify", { claim: claim, urls: urls }, busy, render);
+      post(ui, "/verify", archive.addTo({ claim: claim, urls: urls }), busy, render);
     });
   })();
 
@@ -325,7 +485,16 @@
     const parts = Object.keys(counts).map(function (label) {
       return counts[label] + " " + (LABEL_TEXT[label] || label);
     });
-    return plural(citations.length, "citation", "citations") + ": " + parts.join(", ");
+    let text = plural(citations.length, "citation", "citations") + ": " + parts.join(", ");
+    const archived = citations.filter(function (citation) {
+      return citation.reason === "archived_copy";
+    }).length;
+    const changed = citations.filter(function (citation) {
+      return citation.changed_since_cited === true;
+    }).length;
+    if (archived) text += " · " + archived + " judged on an archived copy";
+    if (changed) text += " · " + changed + " changed since cited";
+    return text;
   }
 
   function statementItem(statement, index) {
@@ -380,6 +549,7 @@
     const form = document.getElementById("answer-form");
     const answerInput = document.getElementById("answer");
     const citationsInput = document.getElementById("answer-citations");
+    const archive = archiveOptions("answer-cited-at", "answer-compare-archive");
     const ui = formUi("answer");
     const heading = document.getElementById("answer-results-heading");
     const summary = document.getElementById("answer-summary");
@@ -439,9 +609,15 @@
         answerInput.focus();
         return;
       }
+      const dateProblem = archive.problem();
+      if (dateProblem) {
+        showError(ui, dateProblem);
+        archive.date.focus();
+        return;
+      }
       const payload = { answer: answer };
       if (citations.length) payload.citations = citations;
-      post(ui, "/check-answer", payload, "Checking the answer…", render);
+      post(ui, "/check-answer", archive.addTo(payload), "Checking the answer…", render);
     });
   })();
 })();

@@ -1,7 +1,8 @@
 """Single-flight: concurrent calls for the same key share one running task.
 
 The task runs on its own, so a caller that is cancelled (a client that hung up) does not
-cancel it for the others still waiting. Used by the page cache and the verdict cache.
+cancel it for the others still waiting. Used by the page cache, the verdict cache and the
+archive client.
 """
 
 from __future__ import annotations

@@ -1,0 +1,157 @@
+"""The innermost step: fetch the page and read it. The page checks run in order, the first that
+matches settles the citation: dead link → homepage redirect → content type → (readable text,
+falling back to the whole page when thin) → PDF without text → soft 404 → empty page. What
+passes them all is a :class:`Document` for the judge."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+from collections.abc import Callable, Sequence
+
+from citation_verifier import extract
+from citation_verifier.fetch.base import FetchedPage, Fetcher, FetchFailed
+from citation_verifier.fetch.outcomes import Document
+from citation_verifier.fetch.reading import (
+    is_homepage_redirect,
+    is_soft_404,
+    local_text,
+    page_kind,
+)
+from citation_verifier.fetch.rules.base import LoadState, Outcome, settle
+from citation_verifier.models import Label, Reason, http_reason
+from citation_verifier.settings import Settings
+
+Finding = tuple[Label, str, str]
+"""What settles a page: its label, reason and a readable detail."""
+PageCheck = Callable[[FetchedPage], Finding | None]
+TextCheck = Callable[[FetchedPage, str, str, str, Settings], Finding | None]
+
+
+def dead_link(page: FetchedPage) -> Finding | None:
+    """A status other than 2xx: unreachable, ``http_<code>``."""
+    if 200 <= page.status < 300:
+        return None
+    return Label.UNREACHABLE, http_reason(page.status), f"the origin answered HTTP {page.status}"
+
+
+def homepage_redirect(page: FetchedPage) -> Finding | None:
+    """A deep link that landed on the site's homepage: the page it named is gone."""
+    if not is_homepage_redirect(page.requested_url, page.final_url):
+        return None
+    return (
+        Label.NOT_FOUND,
+        Reason.REDIRECTED_TO_HOMEPAGE,
+        f"the deep link redirected to the homepage {page.final_url}",
+    )
+
+
+def unreadable_type(page: FetchedPage) -> Finding | None:
+    """A body that is not HTML, text or PDF (images, archives, binaries)."""
+    if page_kind(page) is not None:
+        return None
+    return (
+        Label.NOT_FOUND,
+        Reason.UNSUPPORTED_CONTENT_TYPE,
+        f"cannot read content of type {page.content_type or 'unknown (binary)'}",
+    )
+
+
+def pdf_without_text(
+    page: FetchedPage, kind: str, text: str, title: str, settings: Settings
+) -> Finding | None:
+    """A PDF whose text could not be extracted (scans, images)."""
+    if kind != "pdf" or extract.visible_chars(text):
+        return None
+    return Label.NOT_FOUND, Reason.PDF_UNSUPPORTED, "the PDF has no extractable text"
+
+
+def soft_404(
+    page: FetchedPage, kind: str, text: str, title: str, settings: Settings
+) -> Finding | None:
+    """A 200 that is a short "page not found" template."""
+    if not is_soft_404(text, title, settings):
+        return None
+    return Label.UNREACHABLE, Reason.SOFT_404, "the page is a short 'page not found' template"
+
+
+def empty_page(
+    page: FetchedPage, kind: str, text: str, title: str, settings: Settings
+) -> Finding | None:
+    """A page that loaded with no readable text."""
+    if extract.visible_chars(text):
+        return None
+    return Label.NOT_FOUND, Reason.EMPTY_PAGE, "the page has no text"
+
+
+PAGE_CHECKS: Sequence[PageCheck] = (dead_link, homepage_redirect, unreadable_type)
+"""Checks on the response itself, in order."""
+TEXT_CHECKS: Sequence[TextCheck] = (pdf_without_text, soft_404, empty_page)
+"""Checks on the page's readable text, in order."""
+
+
+class ReadPage:
+    """Fetches with the backend and reads the page through :data:`PAGE_CHECKS`, text
+    extraction and :data:`TEXT_CHECKS`."""
+
+    def __init__(self, fetcher: Fetcher, settings: Settings) -> None:
+        self._fetcher = fetcher
+        self._settings = settings
+
+    async def __call__(self, state: LoadState) -> Outcome:
+        """One fetch of ``state.url`` (rendered when asked) and what it reads as."""
+        page = await self._fetch(state, render=state.render)
+        for check in PAGE_CHECKS:
+            finding = check(page)
+            if finding is not None:
+                return settle(page, *finding)
+        kind = page_kind(page)
+        assert kind is not None  # unreadable_type settled it otherwise
+        if page.markdown is not None:
+            text, title, fallback, rid = await self._backend_markdown(state, page)
+            # What follows is decided on that text: its page's rid is the verdict's.
+            page = dataclasses.replace(page, rid=rid)
+        else:
+            text, title, fallback = await asyncio.to_thread(
+                local_text, page, kind, self._settings.readability_min_chars
+            )
+        for text_check in TEXT_CHECKS:
+            finding = text_check(page, kind, text, title, self._settings)
+            if finding is not None:
+                return settle(page, *finding)
+        document = Document(
+            state.url,
+            page.final_url,
+            page.status,
+            text,
+            kind,
+            fallback,
+            page.rid,
+            page.rendered,
+            body=page.body,
+            content_type=page.content_type,
+        )
+        return Outcome(document, page)
+
+    async def _fetch(
+        self, state: LoadState, *, readability: bool = True, render: bool = False
+    ) -> FetchedPage:
+        """One fetch call; its paid attempts go to the ledger whether it succeeds or fails."""
+        try:
+            page = await self._fetcher.fetch(state.url, readability=readability, render=render)
+        except FetchFailed as failure:
+            state.ledger.extend(failure.attempts)
+            raise
+        state.ledger.extend(page.attempts)
+        return page
+
+    async def _backend_markdown(
+        self, state: LoadState, page: FetchedPage
+    ) -> tuple[str, str, bool, str | None]:
+        """The backend's readable Markdown; its whole-page version when that is thin (fetched
+        the same way, rendered or not). Returns the rid of the page whose text is used."""
+        assert page.markdown is not None
+        if extract.visible_chars(page.markdown) >= self._settings.readability_min_chars:
+            return page.markdown, "", False, page.rid
+        full = await self._fetch(state, readability=False, render=page.rendered)
+        return full.markdown or "", "", True, full.rid
