@@ -11,6 +11,7 @@ from typing import Any
 
 import httpx
 import pytest
+from pydantic import ValidationError
 
 from citation_verifier.demo.archive import FakeArchive
 from citation_verifier.fetch.archive import (
@@ -448,9 +449,10 @@ def test_wayback_timestamps_are_utc() -> None:
     assert wayback_timestamp(datetime(2013, 9, 19, 1, 0, tzinfo=east)) == "20130918230000"
 
 
-def test_the_archive_url_must_be_http() -> None:
-    with pytest.raises(ValueError, match="ARCHIVE_URL"):
-        ArchiveClient(Settings(archive_url="ftp://archive.example"))
+@pytest.mark.parametrize("url", ["ftp://archive.example", "archive.org", "https://"])
+def test_the_archive_url_must_be_http(url: str) -> None:
+    with pytest.raises(ValidationError, match="archive_url"):
+        Settings(archive_url=url)
 
 
 # --- the fake's replay ---

@@ -84,6 +84,8 @@ def test_quotes_with_brackets_print_whole_in_the_piped_table(serve: Serve) -> No
         ("JUDGE_PRICES", "{gpt: 1}"),
         ("JUDGE_PROVIDER", "no-such-judge"),
         ("FETCHER", "no-such-backend"),
+        ("ARCHIVE_URL", "ftp://archive.example"),
+        ("ARCHIVE_FALLBACK", "sometimes"),
     ],
 )
 def test_an_invalid_setting_is_one_line_naming_the_variable_in_every_command(
@@ -91,6 +93,8 @@ def test_an_invalid_setting_is_one_line_naming_the_variable_in_every_command(
 ) -> None:
     inputs = tmp_path / "in.jsonl"
     inputs.write_text('{"id": "1", "claim": "c", "urls": ["https://example.com/"]}\n')
+    answer = tmp_path / "answer.md"
+    answer.write_text("A claim [1].\n\n[1] https://example.com/\n")
     commands = [
         ("verify", "a claim", "https://example.com/"),
         ("serve", "--port", "0"),
@@ -98,6 +102,8 @@ def test_an_invalid_setting_is_one_line_naming_the_variable_in_every_command(
         ("audit", "list"),
         ("config",),
         ("model", "install"),
+        ("check-answer", answer),
+        ("mcp",),
     ]
     for command in commands:
         done = cli(*command, **{variable: value})

@@ -21,7 +21,7 @@ from typing import Any
 
 import httpx
 
-from citation_verifier.models import as_utc, validate_http_url
+from citation_verifier.models import as_utc
 from citation_verifier.net.retry_after import retry_after_s
 from citation_verifier.net.singleflight import SingleFlight
 from citation_verifier.settings import Settings
@@ -134,11 +134,8 @@ class ArchiveClient:
         self, settings: Settings, *, transport: httpx.AsyncBaseTransport | None = None
     ) -> None:
         self._settings = settings
-        try:
-            base = validate_http_url(settings.archive_url).rstrip("/")
-        except ValueError:
-            raise ValueError("ARCHIVE_URL must be an http(s) URL") from None
-        self._endpoint = f"{base}/wayback/available"
+        # ARCHIVE_URL was checked to be an http(s) URL when the settings were read.
+        self._endpoint = f"{settings.archive_url.rstrip('/')}/wayback/available"
         self._client = httpx.AsyncClient(
             trust_env=False,
             follow_redirects=True,

@@ -3,7 +3,8 @@
 Identical URLs requested at the same time are loaded once (every caller awaits the same task),
 and a loaded page is reused for ``ttl_s`` seconds. Transient failures (timeouts, refused
 connections, crawl failures, blocks) are shared with concurrent callers but never kept: the
-next request tries again. Keys are URLs exactly as requested.
+next request tries again. Keys are URLs exactly as requested (with the citation day when
+the load depends on it: an archived copy).
 """
 
 from __future__ import annotations
