@@ -27,6 +27,7 @@ sources, markers and sentences are found by rule:
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Iterator, Sequence
@@ -78,7 +79,6 @@ _SOURCES_HEADING = re.compile(
 )
 _DEFINITION = re.compile(r"^\s{0,3}(?:[-*+]\s+)?\[(\^?[^\]\s]+)\]:\s*(.*)$")
 _NUMBERED_SOURCE = re.compile(r"^\s{0,3}(?:[-*+]\s+)?(?:\[(\d+)\]|(\d+)[.)])[.:]?\s+(.+)$")
-_BULLET = re.compile(r"^\s{0,3}[-*+]\s+(.+)$")
 _LINK_ONLY = re.compile(rf"^\s*(?:<{_URL}>|\[[^\]]*\]\(\s*<?{_URL}>?\s*\)|{_URL})\s*$")
 
 # Inline constructs, tried in order at each position.
@@ -270,7 +270,7 @@ def _take_sources(text: str) -> tuple[str, dict[str, str], set[str]]:
 def _blocks(body: str) -> Iterator[tuple[str, str]]:
     """``(kind, inline Markdown)`` of each block holding prose: ``text`` for paragraphs (in
     lists and quotes too), ``heading``, and ``row`` for a table row (cells joined)."""
-    tokens = MarkdownIt("commonmark").enable(["table", "strikethrough"]).parse(body)
+    tokens = _markdown("table", "strikethrough").parse(body)
     kind = "text"
     row: list[str] = []
     for token in tokens:
@@ -432,13 +432,16 @@ def _claim(skeleton: str, codes: Sequence[str]) -> str:
     return re.sub(r"\s+([.,;:!?…)\]])", r"\1", plain)
 
 
-_INLINE_PARSER = MarkdownIt("commonmark").enable("strikethrough")
+@functools.cache
+def _markdown(*rules: str) -> MarkdownIt:
+    """A CommonMark parser with ``rules`` enabled, built once, on first use."""
+    return MarkdownIt("commonmark").enable(list(rules))
 
 
 def _plain(text: str) -> str:
     """Inline Markdown as its text: emphasis, escapes, entities and inline HTML removed."""
     out: list[str] = []
-    for token in _INLINE_PARSER.parseInline(text):
+    for token in _markdown("strikethrough").parseInline(text):
         for child in token.children or []:
             if child.type in ("text", "code_inline"):
                 out.append(child.content)
