@@ -67,7 +67,7 @@ train:
 	test -x $(TRAIN_VENV)/bin/python || $(PYTHON) -m venv $(TRAIN_VENV)
 	$(TRAIN_VENV)/bin/python -m pip install -q -e '.[train]'
 	$(TRAIN_VENV)/bin/python -m training.train --out $(TRAIN_RUN)
-	$(TRAIN_VENV)/bin/python -m training.export $(TRAIN_RUN)/checkpoint.pt --ship int8
+	$(TRAIN_VENV)/bin/python -m training.export $(TRAIN_RUN)/checkpoint.pt --ship fp32
 
 clean:
 	rm -rf $(VENV) $(TRAIN_VENV) build src/*.egg-info

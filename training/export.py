@@ -1,6 +1,6 @@
 """Export a training checkpoint as the shipped ONNX checker (and an int8 variant to compare).
 
-    .venv-train/bin/python -m training.export training/runs/checker/checkpoint.pt --ship int8
+    .venv-train/bin/python -m training.export training/runs/checker/checkpoint.pt --ship fp32
 
 Writes ``model.onnx`` (float32) and ``model.int8.onnx`` (dynamic int8 quantisation) beside the
 checkpoint; ``--ship`` copies the one named (chosen on dev data: docs/CHECKER_MODEL.md) to
