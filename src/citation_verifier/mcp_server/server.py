@@ -30,6 +30,12 @@ from citation_verifier.models import (
 )
 from citation_verifier.retrieve import Embedder
 from citation_verifier.service.admission import Admission, Overloaded
+from citation_verifier.service.limits import (
+    Problem,
+    answer_length_problem,
+    answer_urls_problem,
+    claim_problem,
+)
 from citation_verifier.service.metrics import ServiceMetrics
 from citation_verifier.service.middleware import RequestLimits
 from citation_verifier.service.state import ServiceState
@@ -63,6 +69,13 @@ CompareArchive = Annotated[bool, Field(description=COMPARE_ARCHIVE_DESCRIPTION)]
 
 ToolContext = Context[ServerState, Any]
 """What a tool is handed: the request (progress token) and the :class:`ServerState`."""
+
+
+def _refuse(problem: Problem) -> None:
+    """A request over a service limit is a tool error worded like the API's 422."""
+    if problem is not None:
+        field, message = problem
+        raise ToolError(f"invalid arguments: {field}: {message}")
 
 
 def _invalid(error: ValidationError) -> ToolError:
@@ -106,12 +119,7 @@ async def verify_claim(
         )
     except ValidationError as error:
         raise _invalid(error) from None
-    if len(request.urls) > settings.service_max_urls:
-        raise ToolError(f"invalid arguments: urls: at most {settings.service_max_urls} URLs")
-    if len(request.claim) > settings.service_max_claim_chars:
-        raise ToolError(
-            f"invalid arguments: claim: at most {settings.service_max_claim_chars} characters"
-        )
+    _refuse(claim_problem(request, settings))
 
     async def progress(done: int, total: int, message: str) -> None:
         await ctx.report_progress(done, total, message)
@@ -145,10 +153,7 @@ async def check_answer(
     """Check every citation of ``answer`` (the API's ``/check-answer``), reporting progress as
     pages load and statement/URL pairs are judged."""
     settings = ctx.request_context.lifespan_context.service.settings
-    if len(answer) > settings.service_max_answer_chars:
-        raise ToolError(
-            f"invalid arguments: answer: at most {settings.service_max_answer_chars} characters"
-        )
+    _refuse(answer_length_problem(answer, settings))
     try:
         request = AnswerRequest(
             answer=answer,
@@ -159,12 +164,7 @@ async def check_answer(
     except ValidationError as error:
         raise _invalid(error) from None
     statements = parse_answer(request.answer, request.citation_urls())
-    urls = {url for statement in statements for url in statement.urls}
-    if len(urls) > settings.service_max_urls:
-        raise ToolError(
-            f"invalid arguments: answer: cites {len(urls)} URLs; at most "
-            f"{settings.service_max_urls}"
-        )
+    _refuse(answer_urls_problem(statements, settings))
 
     async def progress(done: int, total: int, message: str) -> None:
         await ctx.report_progress(done, total, message)

@@ -31,6 +31,11 @@ from citation_verifier.errors import ConfigurationError, error_text
 from citation_verifier.models import VerifyRequest, VerifyResult
 from citation_verifier.retrieve import Embedder
 from citation_verifier.service.admission import Admission, Overloaded
+from citation_verifier.service.limits import (
+    answer_length_problem,
+    answer_urls_problem,
+    claim_problem,
+)
 from citation_verifier.service.metrics import ServiceMetrics
 from citation_verifier.service.middleware import AccessLog, RequestLimits
 from citation_verifier.service.state import ServiceState
@@ -317,10 +322,9 @@ def create_app(settings: Settings | None = None, *, embedder: Embedder | None = 
     ) -> VerifyResult | JSONResponse:
         """Verify one claim against each cited URL: one verdict per URL, in order,
         and the overall label."""
-        if len(body.urls) > settings.service_max_urls:
-            return _invalid("urls", f"at most {settings.service_max_urls} URLs")
-        if len(body.claim) > settings.service_max_claim_chars:
-            return _invalid("claim", f"at most {settings.service_max_claim_chars} characters")
+        problem = claim_problem(body, settings)
+        if problem is not None:
+            return _invalid(*problem)
         result = await admitted("verify", lambda verifier: verifier.verify(body))
         if isinstance(result, JSONResponse):
             return result
@@ -359,14 +363,13 @@ def create_app(settings: Settings | None = None, *, embedder: Embedder | None = 
         """Check a whole answer: split it into statements, verify each statement against the
         URLs its markers or links cite (each URL fetched once), and report per statement
         (uncited ones included) and the answer's citation precision."""
-        if len(body.answer) > settings.service_max_answer_chars:
-            return _invalid("answer", f"at most {settings.service_max_answer_chars} characters")
+        problem = answer_length_problem(body.answer, settings)
+        if problem is not None:
+            return _invalid(*problem)
         statements = parse_answer(body.answer, body.citation_urls())
-        urls = {url for statement in statements for url in statement.urls}
-        if len(urls) > settings.service_max_urls:
-            return _invalid(
-                "answer", f"cites {len(urls)} URLs; at most {settings.service_max_urls}"
-            )
+        problem = answer_urls_problem(statements, settings)
+        if problem is not None:
+            return _invalid(*problem)
         result = await admitted(
             "check_answer",
             lambda verifier: check_statements(
