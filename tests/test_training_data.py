@@ -7,6 +7,7 @@ import json
 import random
 from pathlib import Path
 
+import pytest
 from training.data import (
     best_passage,
     change_number,
@@ -138,3 +139,46 @@ def test_the_training_mix_is_seeded(tmp_path: Path) -> None:
     first = training_mix(train, evals, seed=5)
     assert first == training_mix(train, evals, seed=5)
     assert first != training_mix(train, evals, seed=6)
+
+
+def _shared_rows(n: int) -> list[dict[str, object]]:
+    return [
+        {
+            "claim": f"Claim {i}.",
+            "source_text": f"Source {i}.",
+            "label": "supported",
+            "dataset": "x",
+        }
+        for i in range(n)
+    ]
+
+
+def test_a_left_out_dataset_contributes_no_rows(tmp_path: Path) -> None:
+    evals = tmp_path / "eval"
+    write(evals / "checkcovid.jsonl.gz", _checkcovid_rows(30))
+    for other in LICENSED_FOR_TRAINING - {"checkcovid"}:
+        write(evals / f"{other}.jsonl.gz", [])
+    train = tmp_path / "train"
+    write(train / "shared.jsonl.gz", _shared_rows(5))
+    assert {e.origin for e in training_mix(train, evals)} >= {"checkcovid", "x"}
+    without = training_mix(train, evals, exclude=["checkcovid"])
+    assert {e.origin for e in without} == {"x"}
+    with pytest.raises(ValueError, match="not a licensed dev set: climatefever"):
+        training_mix(train, evals, exclude=["climatefever"])
+
+
+def test_the_general_stage_has_no_in_domain_rows_and_a_seeded_share_of_shared_rows(
+    tmp_path: Path,
+) -> None:
+    evals = tmp_path / "eval"
+    write(evals / "checkcovid.jsonl.gz", _checkcovid_rows(30))
+    for other in LICENSED_FOR_TRAINING - {"checkcovid"}:
+        write(evals / f"{other}.jsonl.gz", [])
+    train = tmp_path / "train"
+    write(train / "shared.jsonl.gz", _shared_rows(40))
+    general = training_mix(train, evals, in_domain_repeats=0)
+    assert len(general) == 40 and {e.origin for e in general} == {"x"}
+    replay = training_mix(train, evals, in_domain_repeats=1, shared_rows=10)
+    assert sum(e.origin == "x" for e in replay) == 10
+    assert replay == training_mix(train, evals, in_domain_repeats=1, shared_rows=10)
+    assert len(training_mix(train, evals, in_domain_repeats=2)) - 40 == 2 * (len(replay) - 10)

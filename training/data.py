@@ -21,7 +21,7 @@ import gzip
 import json
 import random
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -151,11 +151,17 @@ def negate(claim: str) -> str | None:
     return claim[: match.end()] + " not" + claim[match.end() :]
 
 
-def licensed_examples(eval_dir: Path, split: Split = "train", seed: int = 13) -> list[Example]:
-    """The ``split`` part of the licensed dev sets, cut to passages, with hard negatives."""
+def licensed_examples(
+    eval_dir: Path, split: Split = "train", seed: int = 13, exclude: Collection[str] = ()
+) -> list[Example]:
+    """The ``split`` part of the licensed dev sets but ``exclude``, cut to passages, with hard
+    negatives."""
+    unknown = set(exclude) - LICENSED_FOR_TRAINING
+    if unknown:
+        raise ValueError(f"not a licensed dev set: {', '.join(sorted(unknown))}")
     rng = random.Random(seed)
     examples: list[Example] = []
-    for dataset in sorted(LICENSED_FOR_TRAINING):
+    for dataset in sorted(LICENSED_FOR_TRAINING - set(exclude)):
         for row in _read(eval_dir / f"{dataset}.jsonl.gz"):
             source = str(row.get("source_text") or "").strip()
             claim = str(row["claim"]).strip()
@@ -186,12 +192,21 @@ def licensed_examples(eval_dir: Path, split: Split = "train", seed: int = 13) ->
 
 
 def training_mix(
-    train_dir: Path, eval_dir: Path, *, in_domain_repeats: int = 3, seed: int = 13
+    train_dir: Path,
+    eval_dir: Path,
+    *,
+    in_domain_repeats: int = 3,
+    seed: int = 13,
+    exclude: Collection[str] = (),
+    shared_rows: int | None = None,
 ) -> list[Example]:
-    """The whole training stream, shuffled with ``seed``: shared/train once, the licensed
-    in-domain rows (and their hard negatives) ``in_domain_repeats`` times."""
-    mix = shared_examples(train_dir) + licensed_examples(eval_dir, "train", seed) * max(
-        1, in_domain_repeats
-    )
+    """The whole training stream, shuffled with ``seed``: shared/train once (or a seeded sample
+    of ``shared_rows`` of it), the licensed in-domain rows but ``exclude`` (and their hard
+    negatives) ``in_domain_repeats`` times (0: none)."""
+    shared = shared_examples(train_dir)
+    if shared_rows is not None:
+        shared = random.Random(seed).sample(shared, min(shared_rows, len(shared)))
+    in_domain = licensed_examples(eval_dir, "train", seed, exclude) if in_domain_repeats else []
+    mix = shared + in_domain * in_domain_repeats
     random.Random(seed).shuffle(mix)
     return mix

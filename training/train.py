@@ -191,7 +191,20 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--batch-size", type=int, default=32)
     parser.add_argument("--lr", type=float, default=6e-5)
     parser.add_argument("--warmup", type=int, default=200)
-    parser.add_argument("--in-domain-repeats", type=int, default=3)
+    parser.add_argument(
+        "--in-domain-repeats", type=int, default=3, help="Passes over the licensed rows (0: none)."
+    )
+    parser.add_argument(
+        "--exclude",
+        default="",
+        help="Licensed dev sets to leave out, comma-separated (leave-one-dataset-out runs).",
+    )
+    parser.add_argument(
+        "--shared-rows", type=int, default=None, help="A seeded sample of shared/train (all)."
+    )
+    parser.add_argument(
+        "--init-from", type=Path, default=None, help="Start from this run's checkpoint weights."
+    )
     parser.add_argument("--limit", type=int, default=None, help="Use the first N examples.")
     parser.add_argument("--checkpoint-minutes", type=float, default=8.0)
     parser.add_argument("--curve-every", type=int, default=800, help="Steps between curve points.")
@@ -211,13 +224,20 @@ def main(argv: Sequence[str] | None = None) -> None:
     torch.manual_seed(args.seed)
     args.out.mkdir(parents=True, exist_ok=True)
     examples = training_mix(
-        args.train_dir, args.eval_dir, in_domain_repeats=args.in_domain_repeats, seed=args.seed
+        args.train_dir,
+        args.eval_dir,
+        in_domain_repeats=args.in_domain_repeats,
+        seed=args.seed,
+        exclude=[d for d in args.exclude.split(",") if d],
+        shared_rows=args.shared_rows,
     )[: args.limit]
     tokenizer = pair_tokenizer(base_model_dir() / "tokenizer.json")
     batches = make_batches(examples, tokenizer, args.batch_size, args.seed)
     total = min(len(batches), args.horizon or len(batches))
 
     model = build_model()
+    if args.init_from is not None:
+        model.load_state_dict(torch.load(args.init_from, weights_only=False)["model"])
     # Frozen word pieces: half the parameters, less to update on a CPU and less to overfit.
     model.encoder.get_input_embeddings().weight.requires_grad_(False)
     params = [p for p in model.parameters() if p.requires_grad]

@@ -1,0 +1,97 @@
+"""Leave-one-dataset-out: the checker on a licensed dev set it was never trained on.
+
+For each licensed in-domain set (WiCE, ExpertQA, Factcheck-GPT, Check-COVID), three models are
+scored on the same seeded sample of that set's ``test`` rows with ``citation-verifier eval``'s
+path (passages → retrieve → checker → guard, default settings):
+
+- trained on all four sets (``RUNS/checker``, the recipe of the shipped model);
+- trained without that set (``RUNS/without-<set>``: the same recipe, that set left out);
+- the general stage alone (``RUNS/general``: shared/train only, no in-domain rows).
+
+``make train-lodo`` trains and exports the models. Finished rows are checkpointed per model file
+(by its SHA-256) under ``--checkpoint-dir``, so a killed run resumes.
+
+    python bench/leave_one_dataset_out.py --runs training/runs --limit 300
+
+Prints a Markdown table of balanced accuracy (supported vs rest) and, where the set has
+contradicted rows, macro-F1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import hashlib
+from pathlib import Path
+
+from citation_verifier.evaluate import Scores, evaluate_files
+from citation_verifier.settings import Settings
+from citation_verifier.splits import LICENSED_FOR_TRAINING
+
+_ROOT = Path(__file__).resolve().parents[1]
+EVAL_DIR = _ROOT.parent / "shared" / "eval" / "claims"
+DATASETS = ("wice", "expertqa", "factcheckgpt", "checkcovid")
+assert set(DATASETS) == LICENSED_FOR_TRAINING
+
+
+def model_file(run: Path) -> Path:
+    """The exported float32 ONNX file of a training run."""
+    path = run / "model.onnx"
+    if not path.is_file():
+        raise SystemExit(f"{path} is missing: run make train-lodo (it trains and exports)")
+    return path
+
+
+def score(model: Path, dataset: str, limit: int, checkpoints: Path) -> Scores:
+    """``model`` on ``dataset``'s test rows."""
+    digest = hashlib.sha256(model.read_bytes()).hexdigest()[:12]
+    settings = Settings(judge_provider="checker", checker_model_path=model)
+    results = asyncio.run(
+        evaluate_files(
+            [EVAL_DIR / f"{dataset}.jsonl.gz"],
+            settings=settings,
+            limit=limit,
+            split="test",
+            checkpoint_dir=checkpoints / digest,
+        )
+    )
+    return results[dataset]
+
+
+def cell(scores: Scores) -> str:
+    text = f"{scores.balanced_accuracy:.3f}"
+    return text if scores.macro_f1 is None else f"{text} (F1 {scores.macro_f1:.3f})"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=Path, default=_ROOT / "training" / "runs")
+    parser.add_argument("--limit", type=int, default=300)
+    parser.add_argument("--datasets", nargs="+", default=list(DATASETS), choices=DATASETS)
+    parser.add_argument(
+        "--checkpoint-dir", type=Path, default=_ROOT / "bench-output" / "leave-one-out"
+    )
+    args = parser.parse_args()
+    all_four = model_file(args.runs / "checker")
+    general = model_file(args.runs / "general")
+    print(
+        "| dataset | n | trained on all four | trained without it | difference "
+        "| general stage only |"
+    )
+    print("|---|---|---|---|---|---|")
+    for dataset in args.datasets:
+        without = model_file(args.runs / f"without-{dataset}")
+        scores = {
+            name: score(model, dataset, args.limit, args.checkpoint_dir)
+            for name, model in (("all", all_four), ("without", without), ("general", general))
+        }
+        gap = scores["without"].balanced_accuracy - scores["all"].balanced_accuracy
+        print(
+            f"| {dataset} | {scores['all'].n} | {cell(scores['all'])} | "
+            f"{cell(scores['without'])} | {gap:+.3f} | {cell(scores['general'])} |",
+            flush=True,
+        )
+
+
+if __name__ == "__main__":
+    main()
