@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PIP    := $(BIN)/python -m pip
 
-.PHONY: demo test lint install install-test browser postgres train clean
+.PHONY: demo test lint install install-test browser postgres train train-venv train-lodo clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -62,12 +62,35 @@ postgres:
 # wheel, never the runtime's. Resumable: rerun after an interruption. Then export the ONNX model
 # that ships (src/citation_verifier/data/checker/). Not run by CI.
 TRAIN_VENV := .venv-train
-TRAIN_RUN  ?= training/runs/checker
-train:
+TRAIN_RUNS ?= training/runs
+TRAIN      := $(TRAIN_VENV)/bin/python -m training.train
+EXPORT     := $(TRAIN_VENV)/bin/python -m training.export
+
+train-venv:
 	test -x $(TRAIN_VENV)/bin/python || $(PYTHON) -m venv $(TRAIN_VENV)
 	$(TRAIN_VENV)/bin/python -m pip install -q -e '.[train]'
-	$(TRAIN_VENV)/bin/python -m training.train --out $(TRAIN_RUN)
-	$(TRAIN_VENV)/bin/python -m training.export $(TRAIN_RUN)/checkpoint.pt --ship fp32
+
+train: train-venv
+	$(TRAIN) --out $(TRAIN_RUNS)/checker
+	$(EXPORT) $(TRAIN_RUNS)/checker/checkpoint.pt --ship fp32
+
+# Leave-one-dataset-out (docs/CHECKER_MODEL.md): a general stage on shared/train alone, then an
+# in-domain stage from its weights on the licensed sets' training rows (with a replay of
+# shared/train): once with all four sets, once without each; then each set scored with the model
+# that never saw it (bench/leave_one_dataset_out.py; needs `make install`).
+LODO       := $(TRAIN_RUNS)/lodo
+IN_DOMAIN  := --init-from $(LODO)/general/checkpoint.pt --in-domain-repeats 2 \
+	--shared-rows 1200 --lr 4e-5 --warmup 10 --horizon 0
+train-lodo: train-venv
+	$(TRAIN) --out $(LODO)/general --in-domain-repeats 0 --horizon 2400
+	$(EXPORT) $(LODO)/general/checkpoint.pt
+	$(TRAIN) --out $(LODO)/all $(IN_DOMAIN)
+	$(EXPORT) $(LODO)/all/checkpoint.pt
+	for set in wice expertqa factcheckgpt checkcovid; do \
+		$(TRAIN) --out $(LODO)/without-$$set $(IN_DOMAIN) --exclude $$set && \
+		$(EXPORT) $(LODO)/without-$$set/checkpoint.pt || exit 1; \
+	done
+	$(VENV)/bin/python bench/leave_one_dataset_out.py --runs $(LODO)
 
 clean:
 	rm -rf $(VENV) $(TRAIN_VENV) build src/*.egg-info

@@ -4,14 +4,15 @@ For each licensed in-domain set (WiCE, ExpertQA, Factcheck-GPT, Check-COVID), th
 scored on the same seeded sample of that set's ``test`` rows with ``citation-verifier eval``'s
 path (passages → retrieve → checker → guard, default settings):
 
-- trained on all four sets (``RUNS/checker``, the recipe of the shipped model);
-- trained without that set (``RUNS/without-<set>``: the same recipe, that set left out);
-- the general stage alone (``RUNS/general``: shared/train only, no in-domain rows).
+- the general stage alone (``RUNS/general``: shared/train only, no in-domain rows);
+- the general stage, then the in-domain stage on all four sets (``RUNS/all``);
+- the same, without that set (``RUNS/without-<set>``).
 
-``make train-lodo`` trains and exports the models. Finished rows are checkpointed per model file
-(by its SHA-256) under ``--checkpoint-dir``, so a killed run resumes.
+``make train-lodo`` trains and exports the models (docs/CHECKER_MODEL.md). Finished rows are
+checkpointed per model file (by its SHA-256) under ``--checkpoint-dir``, so a killed run
+resumes.
 
-    python bench/leave_one_dataset_out.py --runs training/runs --limit 300
+    python bench/leave_one_dataset_out.py --runs training/runs/lodo --limit 300
 
 Prints a Markdown table of balanced accuracy (supported vs rest) and, where the set has
 contradicted rows, macro-F1.
@@ -65,14 +66,14 @@ def cell(scores: Scores) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=Path, default=_ROOT / "training" / "runs")
+    parser.add_argument("--runs", type=Path, default=_ROOT / "training" / "runs" / "lodo")
     parser.add_argument("--limit", type=int, default=300)
     parser.add_argument("--datasets", nargs="+", default=list(DATASETS), choices=DATASETS)
     parser.add_argument(
         "--checkpoint-dir", type=Path, default=_ROOT / "bench-output" / "leave-one-out"
     )
     args = parser.parse_args()
-    all_four = model_file(args.runs / "checker")
+    all_four = model_file(args.runs / "all")
     general = model_file(args.runs / "general")
     print(
         "| dataset | n | trained on all four | trained without it | difference "

@@ -80,27 +80,27 @@ def _read(path: Path) -> Iterator[dict[str, object]]:
                 yield json.loads(line)
 
 
-def shared_examples(train_dir: Path) -> list[Example]:
-    """Every row of ``shared/train``; documents longer than a passage are cut to their best
-    passage."""
-    examples = []
-    for path in sorted(train_dir.glob("*.jsonl.gz")):
-        for row in _read(path):
-            claim, source = str(row["claim"]).strip(), str(row["source_text"]).strip()
-            if not claim or not source:
-                continue
-            if len(source.split()) > PASSAGE_WORDS:
-                source = best_passage(claim, source)
-            examples.append(
-                Example(
-                    claim,
-                    source,
-                    str(row["label"]),
-                    row.get("label_space") == "binary",
-                    str(row["dataset"]),
-                )
-            )
-    return examples
+def shared_examples(train_dir: Path, sample: int | None = None, seed: int = 13) -> list[Example]:
+    """Every row of ``shared/train`` (or a seeded sample of ``sample`` rows); documents longer
+    than a passage are cut to their best passage."""
+    rows = [
+        (str(row["claim"]).strip(), str(row["source_text"]).strip(), row)
+        for path in sorted(train_dir.glob("*.jsonl.gz"))
+        for row in _read(path)
+    ]
+    rows = [r for r in rows if r[0] and r[1]]
+    if sample is not None:
+        rows = random.Random(seed).sample(rows, min(sample, len(rows)))
+    return [
+        Example(
+            claim,
+            best_passage(claim, source) if len(source.split()) > PASSAGE_WORDS else source,
+            str(row["label"]),
+            row.get("label_space") == "binary",
+            str(row["dataset"]),
+        )
+        for claim, source, row in rows
+    ]
 
 
 def _gold_sentences(dataset: str, meta: dict[str, object]) -> list[list[str]]:
@@ -203,9 +203,7 @@ def training_mix(
     """The whole training stream, shuffled with ``seed``: shared/train once (or a seeded sample
     of ``shared_rows`` of it), the licensed in-domain rows but ``exclude`` (and their hard
     negatives) ``in_domain_repeats`` times (0: none)."""
-    shared = shared_examples(train_dir)
-    if shared_rows is not None:
-        shared = random.Random(seed).sample(shared, min(shared_rows, len(shared)))
+    shared = shared_examples(train_dir, shared_rows, seed)
     in_domain = licensed_examples(eval_dir, "train", seed, exclude) if in_domain_repeats else []
     mix = shared + in_domain * in_domain_repeats
     random.Random(seed).shuffle(mix)
