@@ -129,13 +129,18 @@ def test_licensed_rows_come_only_from_the_training_part_with_hard_negatives(
     assert edited and all(e.label == "contradicted" for e in edited)
 
 
-def test_the_training_mix_is_seeded(tmp_path: Path) -> None:
+def _data_dirs(tmp_path: Path, shared: list[dict[str, object]]) -> tuple[Path, Path]:
+    """shared/train with ``shared`` rows, and the dev sets with 30 Check-COVID rows."""
     evals = tmp_path / "eval"
     write(evals / "checkcovid.jsonl.gz", _checkcovid_rows(30))
     for other in LICENSED_FOR_TRAINING - {"checkcovid"}:
         write(evals / f"{other}.jsonl.gz", [])
-    train = tmp_path / "train"
-    write(train / "empty.jsonl.gz", [])
+    write(tmp_path / "train" / "shared.jsonl.gz", shared)
+    return tmp_path / "train", evals
+
+
+def test_the_training_mix_is_seeded(tmp_path: Path) -> None:
+    train, evals = _data_dirs(tmp_path, [])
     first = training_mix(train, evals, seed=5)
     assert first == training_mix(train, evals, seed=5)
     assert first != training_mix(train, evals, seed=6)
@@ -154,12 +159,7 @@ def _shared_rows(n: int) -> list[dict[str, object]]:
 
 
 def test_a_left_out_dataset_contributes_no_rows(tmp_path: Path) -> None:
-    evals = tmp_path / "eval"
-    write(evals / "checkcovid.jsonl.gz", _checkcovid_rows(30))
-    for other in LICENSED_FOR_TRAINING - {"checkcovid"}:
-        write(evals / f"{other}.jsonl.gz", [])
-    train = tmp_path / "train"
-    write(train / "shared.jsonl.gz", _shared_rows(5))
+    train, evals = _data_dirs(tmp_path, _shared_rows(5))
     assert {e.origin for e in training_mix(train, evals)} >= {"checkcovid", "x"}
     without = training_mix(train, evals, exclude=["checkcovid"])
     assert {e.origin for e in without} == {"x"}
@@ -170,12 +170,7 @@ def test_a_left_out_dataset_contributes_no_rows(tmp_path: Path) -> None:
 def test_the_general_stage_has_no_in_domain_rows_and_a_seeded_share_of_shared_rows(
     tmp_path: Path,
 ) -> None:
-    evals = tmp_path / "eval"
-    write(evals / "checkcovid.jsonl.gz", _checkcovid_rows(30))
-    for other in LICENSED_FOR_TRAINING - {"checkcovid"}:
-        write(evals / f"{other}.jsonl.gz", [])
-    train = tmp_path / "train"
-    write(train / "shared.jsonl.gz", _shared_rows(40))
+    train, evals = _data_dirs(tmp_path, _shared_rows(40))
     general = training_mix(train, evals, in_domain_repeats=0)
     assert len(general) == 40 and {e.origin for e in general} == {"x"}
     replay = training_mix(train, evals, in_domain_repeats=1, shared_rows=10)
