@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import hashlib
+from collections.abc import Sequence
 from pathlib import Path
 
 from citation_verifier.evaluate import Scores, evaluate_files
@@ -43,20 +44,21 @@ def model_file(run: Path) -> Path:
     return path
 
 
-def score(model: Path, dataset: str, limit: int, checkpoints: Path) -> Scores:
-    """``model`` on ``dataset``'s test rows."""
+def scores(
+    model: Path, datasets: Sequence[str], limit: int, checkpoints: Path
+) -> dict[str, Scores]:
+    """``model`` on each dataset's test rows (one verifier, the model loaded once)."""
     digest = hashlib.sha256(model.read_bytes()).hexdigest()[:12]
     settings = Settings(judge_provider="checker", checker_model_path=model)
-    results = asyncio.run(
+    return asyncio.run(
         evaluate_files(
-            [EVAL_DIR / f"{dataset}.jsonl.gz"],
+            [EVAL_DIR / f"{dataset}.jsonl.gz" for dataset in datasets],
             settings=settings,
             limit=limit,
             split="test",
             checkpoint_dir=checkpoints / digest,
         )
     )
-    return results[dataset]
 
 
 def cell(scores: Scores) -> str:
@@ -73,23 +75,23 @@ def main() -> None:
         "--checkpoint-dir", type=Path, default=_ROOT / "bench-output" / "leave-one-out"
     )
     args = parser.parse_args()
-    all_four = model_file(args.runs / "all")
-    general = model_file(args.runs / "general")
+
+    def score(run: str, datasets: Sequence[str]) -> dict[str, Scores]:
+        return scores(model_file(args.runs / run), datasets, args.limit, args.checkpoint_dir)
+
+    all_four = score("all", args.datasets)
+    general = score("general", args.datasets)
     print(
         "| dataset | n | trained on all four | trained without it | difference "
         "| general stage only |"
     )
     print("|---|---|---|---|---|---|")
     for dataset in args.datasets:
-        without = model_file(args.runs / f"without-{dataset}")
-        scores = {
-            name: score(model, dataset, args.limit, args.checkpoint_dir)
-            for name, model in (("all", all_four), ("without", without), ("general", general))
-        }
-        gap = scores["without"].balanced_accuracy - scores["all"].balanced_accuracy
+        without = score(f"without-{dataset}", [dataset])[dataset]
+        gap = without.balanced_accuracy - all_four[dataset].balanced_accuracy
         print(
-            f"| {dataset} | {scores['all'].n} | {cell(scores['all'])} | "
-            f"{cell(scores['without'])} | {gap:+.3f} | {cell(scores['general'])} |",
+            f"| {dataset} | {all_four[dataset].n} | {cell(all_four[dataset])} | "
+            f"{cell(without)} | {gap:+.3f} | {cell(general[dataset])} |",
             flush=True,
         )
 

@@ -28,6 +28,7 @@ from tokenizers import Tokenizer
 from torch import nn
 
 from citation_verifier.passages import split_passages
+from citation_verifier.splits import LICENSED_FOR_TRAINING
 from training.data import LABELS, PASSAGE_WORDS, Example, training_mix
 
 MAX_TOKENS = 320
@@ -125,7 +126,7 @@ def curve_sample(eval_dir: Path, per_set: int = 50, seed: int = 13) -> list[dict
     """A fixed sample of the licensed sets' ``tune`` rows for the learning curve."""
     import gzip
 
-    from citation_verifier.splits import LICENSED_FOR_TRAINING, split_of
+    from citation_verifier.splits import split_of
 
     rows: list[dict[str, Any]] = []
     for dataset in sorted(LICENSED_FOR_TRAINING):
@@ -196,8 +197,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     parser.add_argument(
         "--exclude",
-        default="",
-        help="Licensed dev sets to leave out, comma-separated (leave-one-dataset-out runs).",
+        action="append",
+        default=[],
+        choices=sorted(LICENSED_FOR_TRAINING),
+        help="A licensed dev set to leave out (repeatable; leave-one-dataset-out runs).",
     )
     parser.add_argument(
         "--shared-rows", type=int, default=None, help="A seeded sample of shared/train (all)."
@@ -228,7 +231,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         args.eval_dir,
         in_domain_repeats=args.in_domain_repeats,
         seed=args.seed,
-        exclude=[d for d in args.exclude.split(",") if d],
+        exclude=args.exclude,
         shared_rows=args.shared_rows,
     )[: args.limit]
     tokenizer = pair_tokenizer(base_model_dir() / "tokenizer.json")
