@@ -169,23 +169,15 @@ class AccessLog:
         status = 500  # what the client gets if the app raises before answering
         started = time.perf_counter()
 
-        async def logging_send(message: Message) -> None:
-            nonlocal status
-            if message["type"] == "http.response.start":
-                status = message["status"]
-                message = {
-                    **message,
-                    "headers": [
-                        *message.get("headers", []),
-                        (b"x-request-id", request_id.encode()),
-                    ],
-                }
-            await send(message)
+        logged = False
 
-        try:
-            await self.app(scope, receive, logging_send)
-        finally:
-            current_stage_times.reset(token)
+        def record() -> None:
+            # Called before the last body chunk goes out, so a client that has its answer can
+            # already find the line and the metrics (and exactly once, even if the app raises).
+            nonlocal logged
+            if logged:
+                return
+            logged = True
             elapsed = time.perf_counter() - started
             route = route_label(scope["path"])
             self.metrics.requests.labels(
@@ -207,3 +199,24 @@ class AccessLog:
                     separators=(",", ":"),
                 )
             )
+
+        async def logging_send(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+                message = {
+                    **message,
+                    "headers": [
+                        *message.get("headers", []),
+                        (b"x-request-id", request_id.encode()),
+                    ],
+                }
+            elif message["type"] == "http.response.body" and not message.get("more_body"):
+                record()
+            await send(message)
+
+        try:
+            await self.app(scope, receive, logging_send)
+        finally:
+            current_stage_times.reset(token)
+            record()
