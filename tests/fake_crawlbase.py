@@ -175,8 +175,8 @@ class FakeCrawlbase:
         with self._lock:
             queue = self.scripts.get(path)
             canned = queue.pop(0) if queue else None
+        # The bill is written before the answer, so a client holding the answer sees it.
         if canned is not None:
-            _send(handler, canned)
             headers = canned.headers or {}
             cb_header = headers.get("cb_status") or headers.get("pc_status")
             origin_header = headers.get("original_status")
@@ -187,6 +187,7 @@ class FakeCrawlbase:
                 int(origin_header) if origin_header else None,
                 "rid" in headers,
             )
+            _send(handler, canned)
             return
         origin_page = _fetch_origin(target)
         if origin_page is None:
@@ -223,8 +224,8 @@ class FakeCrawlbase:
                 self.stored[rid] = body
             headers["rid"] = rid
             headers["storage_url"] = f"{self.base_url}/storage?token={params['token']}&rid={rid}"
-        _send(handler, Canned(200, headers, body))
         self._charge(call, 200, cb, status, "rid" in headers)
+        _send(handler, Canned(200, headers, body))
 
     def _storage(self, handler: BaseHTTPRequestHandler) -> None:
         call = self._record(handler, "/storage")

@@ -12,6 +12,7 @@ import httpx
 import pytest
 from pydantic import SecretStr, ValidationError
 
+from batch_helpers import CountingEmbedder
 from citation_verifier.demo.loopback import LoopbackSite, Page, Route
 from citation_verifier.demo.site import BOILING_HTML, demo_routes, example_answer
 from citation_verifier.retrieve import MiniLMEmbedder
@@ -280,6 +281,22 @@ def test_each_request_logs_one_structured_line_with_stage_timings(
     assert {"fetch", "embed", "judge"} <= set(line["stages_ms"])
     assert line["urls"] == 1 and line["overall"] == "supported"
     assert WATER_100 not in caplog.text  # user text stays out of the logs
+
+
+def test_a_page_cited_for_two_claims_has_its_passages_embedded_once(
+    embedder: MiniLMEmbedder, site: LoopbackSite
+) -> None:
+    recording = CountingEmbedder(embedder)
+    server = BackgroundServer(create_app(_settings(), embedder=recording)).start()
+    try:
+        url = site.url("/articles/water-boiling-point")
+        for claim in (WATER_100, WATER_50):
+            body = {"claim": claim, "urls": [url]}
+            httpx.post(server.url + "/verify", json=body, timeout=30).raise_for_status()
+    finally:
+        server.stop()
+    passages = [t for t in recording.texts if t not in {WATER_100, WATER_50, "warm-up"}]
+    assert passages and len(passages) == len(set(passages))
 
 
 def test_the_web_page_is_served_with_its_assets_and_no_external_resources(

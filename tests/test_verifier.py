@@ -9,7 +9,7 @@ from citation_verifier.demo.site import BOILING_HTML
 from citation_verifier.judge.base import Judgement
 from citation_verifier.models import Label, Reason, VerifyRequest
 from citation_verifier.passages import Passage
-from citation_verifier.retrieve import MiniLMEmbedder
+from citation_verifier.retrieve import MiniLMEmbedder, Vectors
 from citation_verifier.settings import Settings
 from citation_verifier.verifier import Verifier
 
@@ -120,3 +120,23 @@ async def test_only_top_k_passages_reach_the_judge(serve: Serve, embedder: MiniL
     async with Verifier(tight, embedder=embedder, judge=judge) as verifier:
         await verifier.verify(VerifyRequest(claim="topic 7", urls=[site.url("/long")]))
     assert judge.calls == [("topic 7", 3)]
+
+
+class RefusingEmbedder:
+    """An embedder that must not be called."""
+
+    def embed(self, texts: Sequence[str]) -> Vectors:
+        raise AssertionError("lexical retrieval embedded a text")
+
+
+async def test_lexical_retrieval_setting_judges_a_page_without_embedding(
+    serve: Serve, settings: Settings
+) -> None:
+    site = serve(ROUTES)
+    lexical = settings.model_copy(update={"retrieval": "lexical", "judge_provider": "checker"})
+    async with Verifier(lexical, embedder=RefusingEmbedder()) as verifier:
+        verdict = await verifier.verify_url(
+            "Water boils at 100 degrees Celsius at sea level.", site.url("/boil")
+        )
+    assert verdict.label == Label.SUPPORTED
+    assert verdict.evidence_quote is not None and "100 degrees" in verdict.evidence_quote

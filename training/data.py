@@ -103,7 +103,7 @@ def shared_examples(train_dir: Path, sample: int | None = None, seed: int = 13) 
     ]
 
 
-def _gold_sentences(dataset: str, meta: dict[str, object]) -> list[list[str]]:
+def gold_sentences(dataset: str, meta: dict[str, object]) -> list[list[str]]:
     """Gold supporting sentence sets, as text, where the dataset marks them."""
     if dataset == "wice":
         sentences = meta.get("evidence_sentences") or []
@@ -170,7 +170,7 @@ def licensed_examples(
             label = str(row["label"])
             meta = row.get("meta") or {}
             assert isinstance(meta, dict)
-            gold = _gold_sentences(dataset, meta) if label == "supported" else []
+            gold = gold_sentences(dataset, meta) if label == "supported" else []
             flat = [s for group in gold for s in group]
             passage = best_passage(claim, source, flat)
             examples.append(Example(claim, passage, label, False, dataset))

@@ -32,7 +32,13 @@ from citation_verifier.verifier import Verifier
 
 LABELS = (Label.SUPPORTED, Label.CONTRADICTED, Label.NOT_FOUND)
 # Settings that change a verdict: a checkpoint from other values must not be reused.
-_VERDICT_SETTINGS = {"readability_min_chars", "soft_404_max_chars", "passage_max_words", "top_k"}
+_VERDICT_SETTINGS = {
+    "readability_min_chars",
+    "soft_404_max_chars",
+    "passage_max_words",
+    "top_k",
+    "retrieval",
+}
 _VERDICT_SETTING_PREFIXES = (
     "judge_provider",
     "lexical_judge_",

@@ -1,22 +1,29 @@
-"""Retrieve stage: rank passages against the claim by embedding cosine similarity."""
+"""Retrieve stage: rank a page's passages against the claim by embedding cosine similarity (the
+default), lexically (BM25), or both fused; docs/RETRIEVAL.md has the measurements."""
 
 from __future__ import annotations
 
+import math
 import threading
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
 
 from citation_verifier.errors import ModelUnavailableError
+from citation_verifier.settings import Retrieval
+from citation_verifier.terms import index_terms
 
 if TYPE_CHECKING:
     from citation_verifier.passages import Passage
 
 Vectors = npt.NDArray[np.float32]
-_MAX_TOKENS = 256  # all-MiniLM-L6-v2 was trained on 256 word pieces; longer input is truncated
+# all-MiniLM-L6-v2 was trained on 128 word pieces; a passage's first 128 retrieve as well as its
+# first 256 on dev data at 40 % of the cost (docs/RETRIEVAL.md). Longer input is truncated.
+_MAX_TOKENS = 128
 _BATCH = 32
 
 
@@ -61,12 +68,14 @@ def _installed_minilm_files() -> tuple[Path, Path]:
 class MiniLMEmbedder:
     """all-MiniLM-L6-v2 on ONNX Runtime (int8 weights): mean pooling, then L2 normalisation.
 
-    Nothing is loaded until the first call; the session is created once and shared by threads
-    (ONNX Runtime sessions are safe for concurrent ``run`` calls).
+    Texts are cut at ``max_tokens`` word pieces. Nothing is loaded until the first call; the
+    session is created once and shared by threads (ONNX Runtime sessions are safe for concurrent
+    ``run`` calls).
     """
 
-    def __init__(self, threads: int = 0) -> None:
+    def __init__(self, threads: int = 0, max_tokens: int = _MAX_TOKENS) -> None:
         self._threads = threads
+        self._max_tokens = max_tokens
         self._lock = threading.Lock()
         self._session: Any = None
         self._tokenizer: Any = None
@@ -78,7 +87,7 @@ class MiniLMEmbedder:
 
                 model_path, tokenizer_path = _installed_minilm_files()
                 tokenizer = Tokenizer.from_file(str(tokenizer_path))
-                tokenizer.enable_truncation(max_length=_MAX_TOKENS)
+                tokenizer.enable_truncation(max_length=self._max_tokens)
                 tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
                 self._session = cpu_session(model_path, self._threads)
                 self._tokenizer = tokenizer
@@ -105,25 +114,66 @@ class MiniLMEmbedder:
         return np.vstack(out)
 
 
-T = TypeVar("T")
+def lexical_scores(
+    claim: str, texts: Sequence[str], k1: float = 1.2, b: float = 0.75
+) -> list[float]:
+    """Okapi BM25 of each text for the claim's content words and numbers; the texts themselves
+    are the collection the inverse document frequencies come from (Lucene's IDF, never
+    negative)."""
+    query = set(index_terms(claim))
+    counts = [Counter(index_terms(text)) for text in texts]
+    lengths = [sum(c.values()) for c in counts]
+    average = max(1.0, sum(lengths) / len(lengths)) if lengths else 1.0
+    idf = {
+        term: math.log(1 + (len(counts) - df + 0.5) / (df + 0.5))
+        for term in query
+        for df in [sum(term in c for c in counts)]
+    }
+    scores = []
+    for count, length in zip(counts, lengths, strict=True):
+        norm = k1 * (1 - b + b * length / average)
+        scores.append(
+            sum(idf[t] * count[t] * (k1 + 1) / (count[t] + norm) for t in query if count[t])
+        )
+    return scores
 
 
-def rank_by_similarity(query: Vectors, candidates: Vectors, items: Sequence[T], k: int) -> list[T]:
-    """The ``k`` items whose vectors are most cosine-similar to ``query`` (unit vectors), best
-    first; equal scores keep input order."""
-    if k < 1 or not items:
-        return []
-    scores = candidates @ query
-    order = sorted(range(len(items)), key=lambda i: (-float(scores[i]), i))
-    return [items[i] for i in order[:k]]
+def rank(scores: Sequence[float]) -> list[int]:
+    """Indices by descending score, best first; equal scores keep input order."""
+    return sorted(range(len(scores)), key=lambda i: (-scores[i], i))
+
+
+def fuse_rankings(*rankings: Sequence[int], k: int = 60) -> list[int]:
+    """Reciprocal rank fusion (Cormack et al., 2009) of rankings of the same items (each a list
+    of indices, best first): each item scores the sum of 1 / (k + rank)."""
+    fused = [0.0] * len(rankings[0])
+    for ranking in rankings:
+        for position, item in enumerate(ranking):
+            fused[item] += 1.0 / (k + position + 1)
+    return rank(fused)
 
 
 def top_passages(
-    claim: str, passages: Sequence[Passage], embedder: Embedder, k: int = 3
+    claim: str,
+    passages: Sequence[Passage],
+    embedder: Embedder,
+    k: int = 3,
+    retrieval: Retrieval = "embedding",
 ) -> list[Passage]:
-    """The ``k`` passages most similar to ``claim``, best first; ties keep document order.
-    ``k < 1`` or no passages gives an empty list."""
+    """The ``k`` passages most relevant to ``claim``, best first; ties keep document order.
+    ``k < 1`` or no passages gives an empty list.
+
+    ``embedding`` ranks by cosine similarity, ``lexical`` by BM25, ``hybrid`` fuses the two
+    rankings; a page of at most ``k`` passages has nothing to choose from, so ``hybrid`` orders
+    it by BM25 alone without embedding it."""
     if k < 1 or not passages:
         return []
-    vectors = embedder.embed([claim, *(p.text for p in passages)])
-    return rank_by_similarity(vectors[0], vectors[1:], passages, k)
+    texts = [p.text for p in passages]
+    rankings = []
+    if retrieval != "embedding":
+        rankings.append(rank(lexical_scores(claim, texts)))
+    if retrieval == "embedding" or (retrieval == "hybrid" and len(passages) > k):
+        vectors = embedder.embed([claim, *texts])
+        rankings.append(rank((vectors[1:] @ vectors[0]).tolist()))
+    order = fuse_rankings(*rankings) if len(rankings) > 1 else rankings[0]
+    return [passages[i] for i in order[:k]]

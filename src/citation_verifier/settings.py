@@ -10,6 +10,9 @@ from urllib.parse import urlsplit
 from pydantic import Field, IPvAnyNetwork, SecretStr, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+Retrieval = Literal["embedding", "hybrid", "lexical"]
+"""How the retrieve stage ranks passages (:func:`citation_verifier.retrieve.top_passages`)."""
+
 
 class Settings(BaseSettings):
     """Configuration of one process. All fields are optional; the embedded defaults need none.
@@ -65,6 +68,13 @@ class Settings(BaseSettings):
     )
     top_k: int = Field(
         default=3, ge=1, description="Passages (most relevant to the claim) the judge reads."
+    )
+    retrieval: Retrieval = Field(
+        default="embedding",
+        description=(
+            "How passages are ranked against the claim: embedding cosine (embedding), BM25 "
+            "and embedding cosine fused (hybrid), or BM25 alone (lexical)."
+        ),
     )
 
     # --- judge ---
@@ -367,7 +377,11 @@ class Settings(BaseSettings):
         default=2, ge=1, description="Politeness: concurrent page loads per host in a batch."
     )
     batch_embed_cache: int = Field(
-        default=20_000, ge=0, description="Texts whose embeddings a batch keeps (LRU) for reuse."
+        default=20_000,
+        ge=0,
+        description=(
+            "Texts whose embeddings a batch, an answer check or the service keeps (LRU) for reuse."
+        ),
     )
     batch_embed_threads: int = Field(
         default=1,

@@ -303,7 +303,12 @@ class Verifier:
     async def _retrieve(self, claim: str, document: Document) -> list[Passage]:
         passages = split_passages(document.text, self.settings.passage_max_words)
         return await asyncio.to_thread(
-            top_passages, claim, passages, self.embedder, self.settings.top_k
+            top_passages,
+            claim,
+            passages,
+            self.embedder,
+            self.settings.top_k,
+            self.settings.retrieval,
         )
 
     async def _judge_passages(

@@ -27,9 +27,10 @@ import numpy as np
 
 from citation_verifier.judge.base import Judgement
 from citation_verifier.judge.checker_model import PairScorer, Probabilities, calibrated
-from citation_verifier.judge.sentences import analyse_claim, coverage, split_sentences
+from citation_verifier.judge.sentences import split_sentences
 from citation_verifier.models import Label
 from citation_verifier.passages import Passage
+from citation_verifier.terms import analyse, coverage
 
 _SUPPORTED, _CONTRADICTED = 0, 1
 
@@ -122,8 +123,8 @@ class CheckerJudge:
     def read(self, claim: str, passages: Sequence[Passage]) -> CheckerReading:
         """Score the claim against every passage."""
         texts = chunk_texts(passages)
-        wanted = analyse_claim(claim)
-        relevance = tuple(coverage(wanted, analyse_claim(text)) for text in texts)
+        wanted = analyse(claim)
+        relevance = tuple(coverage(wanted, analyse(text)) for text in texts)
         return CheckerReading(self.model.probabilities(claim, texts), relevance)
 
     def decide(self, reading: CheckerReading) -> tuple[Label, float, int | None]:

@@ -24,7 +24,6 @@ from citation_verifier.judge.base import Judgement
 from citation_verifier.judge.llama import ChatTurn, LabelModel, chatml
 from citation_verifier.judge.sentences import (
     ScoredSentence,
-    analyse_claim,
     best_sentence,
     is_about,
     score_sentences,
@@ -34,6 +33,7 @@ from citation_verifier.judge.usage import JudgeUsage
 from citation_verifier.models import Label, Reason
 from citation_verifier.passages import Passage
 from citation_verifier.retrieve import Embedder
+from citation_verifier.terms import analyse
 
 ANSWERS = ("supported", "contradicted", "not_found")
 # Page text is untrusted: the model only yields label probabilities and the quote is chosen by
@@ -138,7 +138,7 @@ def select_evidence(scored: Sequence[ScoredSentence], budget_chars: int) -> list
 
 def union_coverage(claim_scored: Sequence[ScoredSentence], claim: str) -> float:
     """Share of the claim's content words found anywhere in the chosen sentences."""
-    wanted = analyse_claim(claim).tokens
+    wanted = analyse(claim).tokens
     if not wanted:
         return 0.0
     seen: set[str] = set()
@@ -228,7 +228,7 @@ class EmbeddedLLMJudge:
         best = best_sentence(evidence)
         conflict = is_about(
             best, relevance=self._rule.about_similarity, support=self._rule.about_coverage
-        ) and states_other_numbers(analyse_claim(claim), best.analysis)
+        ) and states_other_numbers(analyse(claim), best.analysis)
         prompt = build_prompt(claim, [s.text for s in evidence], examples=self._few_shot)
         probabilities, tokens = self._model().probabilities(prompt, ANSWERS)
         return Reading(
@@ -262,7 +262,7 @@ class EmbeddedLLMJudge:
         label, confidence = self.decide(reading)
         quote = None
         if label != Label.NOT_FOUND:
-            quote = quote_sentence(reading.evidence, analyse_claim(claim).numbers).text
+            quote = quote_sentence(reading.evidence, analyse(claim).numbers).text
         return Judgement(
             label,
             quote,

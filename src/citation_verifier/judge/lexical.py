@@ -19,7 +19,6 @@ from collections.abc import Sequence
 
 from citation_verifier.judge.base import Judgement
 from citation_verifier.judge.sentences import (
-    analyse_claim,
     best_sentence,
     is_about,
     score_sentences,
@@ -28,6 +27,7 @@ from citation_verifier.judge.sentences import (
 from citation_verifier.models import Label
 from citation_verifier.passages import Passage
 from citation_verifier.retrieve import Embedder
+from citation_verifier.terms import analyse
 
 
 class LexicalJudge:
@@ -56,7 +56,7 @@ class LexicalJudge:
             return Judgement(Label.NOT_FOUND, None, 1.0)
         best = best_sentence(scored)
         sentence = best.analysis
-        wanted = analyse_claim(claim)
+        wanted = analyse(claim)
         confidence = round(min(1.0, max(0.0, best.score)), 4)
         if not is_about(best, relevance=self._relevance, support=self._support):
             return Judgement(Label.NOT_FOUND, None, round(1.0 - confidence / 2, 4))

@@ -12,6 +12,7 @@ from citation_verifier.judge.providers import judge_choice
 from citation_verifier.models import Reason
 from citation_verifier.pipeline import build_verifier
 from citation_verifier.retrieve import Embedder, MiniLMEmbedder
+from citation_verifier.reuse.embeddings import CachingEmbedder
 from citation_verifier.reuse.pages import PageCache
 from citation_verifier.reuse.verdicts import VerdictCache
 from citation_verifier.service.metrics import ServiceMetrics
@@ -42,7 +43,11 @@ class ServiceState:
         """Build the pipeline and load the embedding model (so the first request is not slow)."""
         settings, observe = self.settings, self.metrics.observe_stage
         try:
-            embedder = self._embedder or MiniLMEmbedder()
+            # Statements of one answer, and requests citing a popular page, share passages:
+            # each is embedded once while it stays among the most recently used.
+            embedder = CachingEmbedder(
+                self._embedder or MiniLMEmbedder(), settings.batch_embed_cache
+            )
             await asyncio.to_thread(embedder.embed, ["warm-up"])
             timed_embedder = TimedEmbedder(embedder, observe)
             judge = TimedJudge(make_judge(settings, timed_embedder), observe, self._judged)
