@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from checker_tuning import DATASETS, EVAL_DIR
+from checker_tuning import DATASETS, EVAL_DIR, mean_objective
 
 from citation_verifier.evaluate import Prediction, read_rows, score, stratified_sample
 from citation_verifier.judge.checker import candidate_quotes, chunk_texts
@@ -90,10 +90,6 @@ def objective(
     return out
 
 
-def mean(scores: dict[str, float]) -> float:
-    return statistics.mean(v for k, v in scores.items() if ":" not in k)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--per-dataset", type=int, default=120)
@@ -135,10 +131,11 @@ def main() -> None:
     print("\n| rule | thresholds | mean objective | " + " | ".join(DATASETS) + " |")
     print("|---|---|---|" + "---|" * len(DATASETS))
     for name, rule in RULES.items():
-        best = max(grid, key=lambda t: round(mean(objective(rows, rule, *t)), 9))
+        best = max(grid, key=lambda t: round(mean_objective(objective(rows, rule, *t)), 9))
         scores = objective(rows, rule, *best)
         cells = " | ".join(f"{scores[f'{d}:ba']:.3f}" for d in DATASETS)
-        print(f"| {name} | {best[0]:.2f} / {best[1]:.2f} | {mean(scores):.3f} | {cells} |")
+        overall = mean_objective(scores)
+        print(f"| {name} | {best[0]:.2f} / {best[1]:.2f} | {overall:.3f} | {cells} |")
 
 
 if __name__ == "__main__":
