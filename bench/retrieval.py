@@ -81,7 +81,7 @@ def gold_rows(k: int) -> list[GoldRow]:
 Rank = Callable[[str, Sequence[Passage], int], list[Passage]]
 
 
-def configurations(settings: Settings) -> dict[str, Rank]:
+def configurations() -> dict[str, Rank]:
     wide, narrow = MiniLMEmbedder(max_tokens=256), MiniLMEmbedder(max_tokens=128)
 
     def make(embedder: MiniLMEmbedder, retrieval: Retrieval) -> Rank:
@@ -175,7 +175,7 @@ def main() -> None:
     args = parser.parse_args()
     settings = Settings()
     rows = gold_rows(args.k)
-    ranks = configurations(settings)
+    ranks = configurations()
     recall_table(rows, ranks, args.k, "Gold evidence retrieved, claims as written")
     if args.paraphrase:
         args.cache.parent.mkdir(parents=True, exist_ok=True)
