@@ -9,10 +9,12 @@ from pathlib import Path
 
 import pytest
 from training.data import (
+    LABELS,
     best_passage,
     change_number,
     licensed_examples,
     negate,
+    page_examples,
     shared_examples,
     training_mix,
 )
@@ -177,3 +179,43 @@ def test_the_general_stage_has_no_in_domain_rows_and_a_seeded_share_of_shared_ro
     assert sum(e.origin == "x" for e in replay) == 10
     assert replay == training_mix(train, evals, in_domain_repeats=1, shared_rows=10)
     assert len(training_mix(train, evals, in_domain_repeats=2)) - 40 == 2 * (len(replay) - 10)
+
+
+def _page(topic: str) -> str:
+    """A page of three passages, each a run of whole sentences about ``topic``."""
+    passages = []
+    for p in range(3):
+        sentences = [
+            f"The {topic} report number {p} noted that {10 * p + i} towns lost power in 2019."
+            for i in range(14)
+        ]
+        passages.append(" ".join(sentences))
+    return "\n\n".join(passages)
+
+
+def test_page_examples_pair_a_passage_with_its_own_and_other_sentences(tmp_path: Path) -> None:
+    evals = tmp_path / "eval"
+    pages = [_page(f"storm{i}") for i in range(20)]
+    write(
+        evals / "wice.jsonl.gz",
+        [{"claim": "x", "label": "supported", "source_text": page} for page in pages],
+    )
+    for other in LICENSED_FOR_TRAINING - {"wice"}:
+        write(evals / f"{other}.jsonl.gz", [])
+    examples = page_examples(evals, draws=2)
+    training_pages = [p for p in pages if split_of("wice", p) == "train"]
+    assert training_pages and len(examples) >= 3 * 2 * len(training_pages)
+    assert {e.origin for e in examples} == {"wice:page"}
+    assert all(any(e.evidence in page for page in training_pages) for e in examples)
+    by_label = {label: [e for e in examples if e.label == label] for label in LABELS}
+    assert all(e.claim in e.evidence for e in by_label["supported"])
+    assert all(e.claim not in e.evidence for e in by_label["not_found"])
+    assert any(", and " in e.claim for e in by_label["not_found"])  # partly stated
+    assert by_label["contradicted"] and all(
+        e.claim not in e.evidence for e in by_label["contradicted"]
+    )
+    assert examples == page_examples(evals, draws=2)  # seeded
+    assert page_examples(evals, draws=2, exclude=["wice"]) == []
+    write(tmp_path / "train" / "shared.jsonl.gz", [])
+    mix = training_mix(tmp_path / "train", evals, in_domain_repeats=0, page_draws=2)
+    assert sorted(mix, key=repr) == sorted(examples, key=repr)  # once, shuffled in

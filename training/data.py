@@ -9,7 +9,9 @@ Sources (see docs/CHECKER_MODEL.md for licences):
   plus hard negatives made from them:
   - gold supporting sentences removed from a supported row's document → not_found;
   - a number the claim shares with its evidence changed, or the claim's main verb negated →
-    contradicted.
+    contradicted;
+  - on request (``page_draws``), claims made from their multi-passage documents
+    (``page_examples``; measured, not in the shipped recipe: docs/CHECKER_MODEL.md).
 Long documents are cut into the same passages the runtime scores (``split_passages``), and the
 passage most like the claim (word overlap; the gold evidence where the dataset marks it) is kept:
 the model learns on what it will see, and a not_found row is its hardest passage.
@@ -191,6 +193,69 @@ def licensed_examples(
     return examples
 
 
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
+
+
+def _sentences(passage: str) -> list[str]:
+    """The passage's whole sentences of 8 to 50 words (claim-sized; not a passage's cut-off
+    start)."""
+    return [
+        s.strip()
+        for s in _SENTENCE_END.split(passage)
+        if 8 <= len(s.split()) <= 50 and s.strip()[-1:] in ".!?" and s.strip()[0].isupper()
+    ]
+
+
+def page_examples(
+    eval_dir: Path,
+    draws: int,
+    split: Split = "train",
+    seed: int = 13,
+    exclude: Collection[str] = (),
+) -> list[Example]:
+    """Claims made from the licensed sets' own multi-passage documents (``split`` part), up to
+    ``draws`` per document, each against one passage P of its page:
+
+    - a sentence of P → supported;
+    - a sentence of another passage of the same page → not_found (on topic, not stated in P);
+    - a sentence of P joined to one from elsewhere on the page → not_found (partly stated);
+    - a sentence of P with a number changed or its verb negated → contradicted.
+
+    Real pages hold many passages about the claim's topic that do not state it; these teach that
+    topical overlap is not support, and that every part of a claim must be stated."""
+    rng = random.Random(seed)
+    examples: list[Example] = []
+    for dataset in sorted(LICENSED_FOR_TRAINING - set(exclude)):
+        documents = sorted(
+            {
+                str(row.get("source_text") or "").strip()
+                for row in _read(eval_dir / f"{dataset}.jsonl.gz")
+            }
+        )
+        for document in documents:
+            if not document or split_of(dataset, document) != split:
+                continue
+            passages = [p.text for p in split_passages(document, PASSAGE_WORDS)]
+            sentences = [_sentences(p) for p in passages]
+            usable = [i for i, found in enumerate(sentences) if found]
+            if len(usable) < 2:
+                continue
+            origin = f"{dataset}:page"
+            for _ in range(draws):
+                here, there = rng.sample(usable, 2)
+                passage = passages[here]
+                stated = rng.choice(sentences[here])
+                elsewhere = rng.choice(sentences[there])
+                examples.append(Example(stated, passage, "supported", False, origin))
+                examples.append(Example(elsewhere, passage, "not_found", False, origin))
+                joined = f"{stated[:-1]}, and {elsewhere[0].lower()}{elsewhere[1:]}"
+                examples.append(Example(joined, passage, "not_found", False, origin))
+                edited = change_number(stated, passage, rng) or negate(stated)
+                if edited:
+                    examples.append(Example(edited, passage, "contradicted", False, origin))
+    return examples
+
+
 def training_mix(
     train_dir: Path,
     eval_dir: Path,
@@ -199,12 +264,15 @@ def training_mix(
     seed: int = 13,
     exclude: Collection[str] = (),
     shared_rows: int | None = None,
+    page_draws: int = 0,
 ) -> list[Example]:
     """The whole training stream, shuffled with ``seed``: shared/train once (or a seeded sample
     of ``shared_rows`` of it), the licensed in-domain rows but ``exclude`` (and their hard
-    negatives) ``in_domain_repeats`` times (0: none)."""
+    negatives) ``in_domain_repeats`` times (0: none), and ``page_draws`` claims per licensed
+    multi-passage document (``page_examples``) once."""
     shared = shared_examples(train_dir, shared_rows, seed)
     in_domain = licensed_examples(eval_dir, "train", seed, exclude) if in_domain_repeats else []
-    mix = shared + in_domain * in_domain_repeats
+    pages = page_examples(eval_dir, page_draws, "train", seed, exclude) if page_draws else []
+    mix = shared + in_domain * in_domain_repeats + pages
     random.Random(seed).shuffle(mix)
     return mix

