@@ -193,15 +193,15 @@ def main() -> None:
     print("|---|---|" + "---|" * len(unlicensed) + "---|" + "---|" * len(held))
     print(_line("shipped threshold", shipped, unlicensed, shipped, held))
     # The support score alone, fitted the same way: the like-for-like baseline of the stack.
-    for name, columns, l2s in [("support alone", 1, [1.0])] + [
-        (f"stack, L2 {l2:g}", len(FEATURES), [l2]) for l2 in args.l2
+    for name, columns, l2 in [("support alone", 1, 1.0)] + [
+        (f"stack, L2 {value:g}", len(FEATURES), value) for value in args.l2
     ]:
         xs = x[:, :columns]
-        w, t = stack(xs, y, sets, licensed, l2s[0])
+        w, t = stack(xs, y, sets, licensed, l2)
         on_unlicensed = objective_by_set(rows, list(probability(w, xs) >= t), judge)
         left_out: dict[str, float] = {}
         for s in held:
-            w_s, t_s = stack(xs, y, sets, licensed & (sets != s), l2s[0])
+            w_s, t_s = stack(xs, y, sets, licensed & (sets != s), l2)
             mine = sets == s
             scored = objective_by_set(
                 [r for r, m in zip(rows, mine, strict=True) if m],
