@@ -200,9 +200,9 @@ def _sentences(passage: str) -> list[str]:
     """The passage's whole sentences of 8 to 50 words (claim-sized; not a passage's cut-off
     start)."""
     return [
-        s.strip()
-        for s in _SENTENCE_END.split(passage)
-        if 8 <= len(s.split()) <= 50 and s.strip()[-1:] in ".!?" and s.strip()[0].isupper()
+        s
+        for s in map(str.strip, _SENTENCE_END.split(passage))
+        if 8 <= len(s.split()) <= 50 and s[-1] in ".!?" and s[0].isupper()
     ]
 
 
