@@ -11,14 +11,13 @@ import pytest
 from training.data import (
     LABELS,
     best_passage,
-    change_number,
     licensed_examples,
-    negate,
     page_examples,
     shared_examples,
     training_mix,
 )
 
+from citation_verifier.behaviour.edits import change_number, negate
 from citation_verifier.splits import LICENSED_FOR_TRAINING, SPLITS, split_of
 
 

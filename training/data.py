@@ -27,16 +27,15 @@ from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from citation_verifier.behaviour.edits import change_number, negate, sentence_cases
+from citation_verifier.behaviour.suite import licensed_passages
+from citation_verifier.behaviour.templates import template_cases
 from citation_verifier.passages import split_passages
 from citation_verifier.splits import LICENSED_FOR_TRAINING, Split, split_of
 
 LABELS = ("supported", "contradicted", "not_found")
 PASSAGE_WORDS = 200
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
-_NUMBER = re.compile(r"(?<![\w.,])\d+(?:[.,]\d+)?(?![\w])")
-_AUXILIARY = re.compile(
-    r"\b(is|are|was|were|has|have|had|can|could|will|would|should|does|did|do|may|might|must)\b"
-)
 
 
 @dataclass(frozen=True)
@@ -121,36 +120,6 @@ def gold_sentences(dataset: str, meta: dict[str, object]) -> list[list[str]]:
         for group in sets
         if isinstance(group, list)
     ]
-
-
-def change_number(claim: str, evidence: str, rng: random.Random) -> str | None:
-    """The claim with one number it shares with the evidence changed, or None."""
-    shared = [m for m in _NUMBER.finditer(claim) if m.group() in evidence]
-    if not shared:
-        return None
-    match = rng.choice(shared)
-    value = match.group().replace(",", "")
-    try:
-        number = float(value)
-    except ValueError:
-        return None
-    if "." in value:
-        new = f"{number * rng.choice((0.5, 1.5, 2.0, 3.0)):.{len(value.split('.')[1])}f}"
-    elif 1800 <= number <= 2100:
-        new = str(int(number) + rng.choice((-7, -3, -2, 2, 3, 5)))
-    else:
-        new = str(max(0, int(number * rng.choice((0.5, 2, 3)) + rng.choice((-1, 1, 7)))))
-    if new == value:
-        return None
-    return claim[: match.start()] + new + claim[match.end() :]
-
-
-def negate(claim: str) -> str | None:
-    """The claim with its first auxiliary verb negated ("was" → "was not"), or None."""
-    match = _AUXILIARY.search(claim)
-    if match is None or re.match(r"\s+(not|never|no)\b", claim[match.end() :]):
-        return None
-    return claim[: match.end()] + " not" + claim[match.end() :]
 
 
 def licensed_examples(
@@ -256,6 +225,36 @@ def page_examples(
     return examples
 
 
+# shared/train sources whose evidence is prose (not captions or summaries of long documents).
+_BEHAVIOUR_SOURCES = ("vitaminc", "fever_challenge", "mnli", "docnli_fever")
+
+
+def behaviour_examples(
+    train_dir: Path, eval_dir: Path, passages: int, seed: int = 13, per_template: int = 30
+) -> list[Example]:
+    """The behavioural suite's ``train`` half (``citation_verifier.behaviour``): its templates
+    ``per_template`` times, and its edits of real sentences (negation, numbers, names, roles,
+    antonyms, hedges, partial claims) applied to ``passages`` evidence texts of shared/train and
+    to the licensed sets' ``train`` rows. The suite's ``measure`` half (other templates, other
+    fillers, the licensed ``test`` rows) is never trained on."""
+    rng = random.Random(seed)
+    texts = sorted(
+        {
+            str(row["source_text"]).strip()
+            for name in _BEHAVIOUR_SOURCES
+            for row in _read(train_dir / f"{name}.jsonl.gz")
+            if len(str(row["source_text"]).split()) >= 12
+        }
+    )
+    pool = [("shared", t) for t in rng.sample(texts, min(passages, len(texts)))]
+    pool += licensed_passages(eval_dir, "train", per_set=10_000, seed=seed)
+    cases = [*template_cases("train", per_template, seed), *sentence_cases(pool, rng)]
+    return [
+        Example(c.claim, c.evidence, c.expected.value, False, f"behaviour:{c.template}")
+        for c in cases
+    ]
+
+
 def training_mix(
     train_dir: Path,
     eval_dir: Path,
@@ -265,14 +264,21 @@ def training_mix(
     exclude: Collection[str] = (),
     shared_rows: int | None = None,
     page_draws: int = 0,
+    behaviour_passages: int = 0,
 ) -> list[Example]:
     """The whole training stream, shuffled with ``seed``: shared/train once (or a seeded sample
     of ``shared_rows`` of it), the licensed in-domain rows but ``exclude`` (and their hard
     negatives) ``in_domain_repeats`` times (0: none), and ``page_draws`` claims per licensed
-    multi-passage document (``page_examples``) once."""
+    multi-passage document (``page_examples``) once, and the behavioural suite's ``train`` half
+    over ``behaviour_passages`` shared/train texts (``behaviour_examples``) once."""
     shared = shared_examples(train_dir, shared_rows, seed)
     in_domain = licensed_examples(eval_dir, "train", seed, exclude) if in_domain_repeats else []
     pages = page_examples(eval_dir, page_draws, "train", seed, exclude) if page_draws else []
-    mix = shared + in_domain * in_domain_repeats + pages
+    behaviour = (
+        behaviour_examples(train_dir, eval_dir, behaviour_passages, seed)
+        if behaviour_passages
+        else []
+    )
+    mix = shared + in_domain * in_domain_repeats + pages + behaviour
     random.Random(seed).shuffle(mix)
     return mix

@@ -212,6 +212,13 @@ def main(argv: Sequence[str] | None = None) -> None:
         help="Claims made per licensed multi-passage document (training.data.page_examples).",
     )
     parser.add_argument(
+        "--behaviour-passages",
+        type=int,
+        default=0,
+        help="shared/train texts the behavioural suite's train half edits "
+        "(training.data.behaviour_examples; 0: none).",
+    )
+    parser.add_argument(
         "--init-from", type=Path, default=None, help="Start from this run's checkpoint weights."
     )
     parser.add_argument("--limit", type=int, default=None, help="Use the first N examples.")
@@ -240,6 +247,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         exclude=args.exclude,
         shared_rows=args.shared_rows,
         page_draws=args.page_draws,
+        behaviour_passages=args.behaviour_passages,
     )[: args.limit]
     tokenizer = pair_tokenizer(base_model_dir() / "tokenizer.json")
     batches = make_batches(examples, tokenizer, args.batch_size, args.seed)

@@ -27,10 +27,34 @@ if TYPE_CHECKING:
     from citation_verifier.evaluate import Scores
 
 
+_SHARED_CLAIMS = Path("../shared/eval/claims")
+
+
 def eval_command(
     files: Annotated[
-        list[Path], typer.Argument(help="JSONL or JSONL.gz files (id, claim, label, source_text).")
-    ],
+        list[Path] | None,
+        typer.Argument(help="JSONL or JSONL.gz files (id, claim, label, source_text)."),
+    ] = None,
+    suite: Annotated[
+        str | None,
+        typer.Option(
+            help="Score a built-in suite instead of files: behaviour (the behavioural suite, "
+            "pass rate per category; docs/BEHAVIOUR.md)."
+        ),
+    ] = None,
+    sentences_from: Annotated[
+        Path | None,
+        typer.Option(
+            help="--suite behaviour: the dev sets whose test rows' sentences it edits "
+            "(default ../shared/eval/claims when present; templates only without)."
+        ),
+    ] = None,
+    per_template: Annotated[
+        int, typer.Option(min=1, help="--suite behaviour: cases per template.")
+    ] = 12,
+    fast: Annotated[
+        bool, typer.Option("--fast", help="--suite behaviour: a few cases of every template.")
+    ] = False,
     limit: Annotated[
         int | None, typer.Option(help="Seeded stratified sample of N rows per file.")
     ] = None,
@@ -54,9 +78,19 @@ def eval_command(
     ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
 ) -> None:
-    """Score the judge on human-labelled claim/source pairs, per dataset."""
+    """Score the judge on human-labelled claim/source pairs, per dataset (or on a built-in
+    suite, per category)."""
     from citation_verifier.evaluate import evaluate_files
 
+    if suite is not None:
+        if files:
+            raise fail("give either dataset files or --suite, not both")
+        if suite != "behaviour":
+            raise fail(f"--suite: unknown suite {suite!r}; expected: behaviour")
+        suite_command(sentences_from, per_template, fast, json_output, markdown, quiet)
+        return
+    if not files:
+        raise fail("give dataset files to score, or --suite behaviour")
     if split not in (*SPLITS, "all"):
         raise fail(f"--split must be one of {', '.join((*SPLITS, 'all'))}")
     missing = [str(f) for f in files if not f.is_file()]
@@ -140,3 +174,82 @@ def markdown_table(results: dict[str, Scores]) -> str:
     lines = ["| " + " | ".join(COLUMNS) + " |", "|" + "---|" * len(COLUMNS)]
     lines += ["| " + " | ".join(cells(name, s)) + " |" for name, s in results.items()]
     return "\n".join(lines)
+
+
+SUITE_COLUMNS = ("category", "n", "pass rate", "exact label", "positive controls")
+
+
+def suite_command(
+    sentences_from: Path | None,
+    per_template: int,
+    fast: bool,
+    json_output: bool,
+    markdown: bool,
+    quiet: bool,
+) -> None:
+    """``eval --suite behaviour``: the suite's measured half, scored per category."""
+    from citation_verifier.behaviour.suite import (
+        build_suite,
+        failures,
+        fast_subset,
+        run_cases,
+        score_categories,
+    )
+
+    if sentences_from is not None and not sentences_from.is_dir():
+        raise fail(f"--sentences-from: no such folder: {sentences_from}", ExitCode.INPUT)
+    eval_dir = sentences_from or (_SHARED_CLAIMS if _SHARED_CLAIMS.is_dir() else None)
+    settings = load_settings()
+    cases = build_suite("measure", eval_dir=eval_dir, per_template=per_template)
+    if fast:
+        cases = fast_subset(cases)
+    source = f"templates and sentences of {eval_dir}" if eval_dir else "templates only"
+    print_note(f"behaviour suite: {len(cases)} cases ({source})")
+    progress = Progress(
+        TextColumn("behaviour"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        disable=quiet,
+    )
+    with progress:
+        task = progress.add_task("behaviour", total=len(cases))
+        outcomes = asyncio.run(
+            run_cases(cases, settings, lambda done, _: progress.update(task, completed=done))
+        )
+    scores = score_categories(outcomes)
+    seconds = sorted(o.seconds for o in outcomes)
+    median = seconds[len(seconds) // 2] if seconds else 0.0
+    if json_output:
+        payload = {
+            "suite": "behaviour",
+            "cases": len(cases),
+            "median_sec_per_case": round(median, 4),
+            "categories": {s.category: s.as_json() for s in scores},
+            "failures": [
+                {
+                    "id": o.case.id,
+                    "category": o.case.category,
+                    "claim": o.case.claim,
+                    "expected": o.case.expected.value,
+                    "predicted": o.predicted.value,
+                    "quote": o.quote,
+                }
+                for o in failures(outcomes)
+            ],
+        }
+        typer.echo(json.dumps(payload, indent=2))
+        return
+    table = [
+        [s.category, str(s.n), f"{s.pass_rate:.3f}", f"{s.exact_rate:.3f}", str(s.supported_n)]
+        for s in scores
+    ]
+    if markdown:
+        lines = ["| " + " | ".join(SUITE_COLUMNS) + " |", "|" + "---|" * len(SUITE_COLUMNS)]
+        lines += ["| " + " | ".join(row) + " |" for row in table]
+        typer.echo("\n".join(lines))
+        typer.echo(f"\n{len(cases)} cases ({source}); median {median:.2f} s per case.")
+        return
+    print_table(SUITE_COLUMNS, [[Text(cell) for cell in row] for row in table])
+    print_note(f"{len(cases)} cases ({source}); median {median:.2f} s per case.")

@@ -211,3 +211,13 @@ def index_terms(text: str) -> list[str]:
         elif word not in _STOPWORDS and word not in _NEGATIONS:
             terms.append(_stem(word))
     return terms
+
+
+def content_sequence(text: str) -> list[str]:
+    """The text's content words (stemmed) in reading order, numbers left out: the order the
+    role check compares."""
+    return [
+        _stem(w)
+        for w in _words(text)
+        if w not in _STOPWORDS and w not in _NEGATIONS and not _NUMBER.match(w)
+    ]

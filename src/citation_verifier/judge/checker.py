@@ -12,6 +12,10 @@
    dev data) for supported (its complement for not_found); P(contradicted) for contradicted.
 6. The quote: the sentence, or two adjacent sentences, of the winning chunk that the checker
    scores highest for the label, sliced from the passage: verbatim by construction.
+7. Exact checks (``exact_checks``) overrule the model where a rule is exact and the model is
+   weak: a claim stated word for word is supported; a value the aligned sentence states
+   otherwise contradicts (that sentence is the quote); a value stated nowhere is not supported;
+   a quote of the opposite polarity contradicts.
 
 ``read`` exposes the scores so the cascade (``cascade.py``) can ask a second judge when the
 checker is unsure, and eval can report them.
@@ -20,19 +24,32 @@ checker is unsure, and eval can report them.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from citation_verifier.judge.base import Judgement
 from citation_verifier.judge.checker_model import PairScorer, Probabilities, calibrated
+from citation_verifier.judge.exact_checks import ExactChecks, Finding, Sentence
 from citation_verifier.judge.sentences import split_sentences
 from citation_verifier.models import Label
 from citation_verifier.passages import Passage
 from citation_verifier.terms import analyse, coverage
 
 _SUPPORTED, _CONTRADICTED = 0, 1
+RULE_CONFIDENCE = 0.9
+"""Confidence of a verdict an exact check decided against the model's."""
+EXACT_RULES = (
+    "verbatim",
+    "number_conflict",
+    "number_missing",
+    "name_missing",
+    "polarity",
+    "roles",
+)
+"""The exact checks, in the order they are tried (``exact_checks``)."""
+"""Confidence of a verdict an exact check decided (at least; the model's when it agrees more)."""
 
 
 @dataclass(frozen=True)
@@ -95,6 +112,15 @@ def candidate_quotes(text: str) -> list[str]:
     return singles + pairs
 
 
+def chunk_sentences(texts: Sequence[str]) -> list[Sentence]:
+    """Every sentence of every chunk, with where it sits (what the exact checks compare)."""
+    return [
+        Sentence(chunk, a, b, text[a:b], analyse(text[a:b]))
+        for chunk, text in enumerate(texts)
+        for a, b in sentence_spans(text)
+    ]
+
+
 class CheckerJudge:
     """Judges a claim with the trained checker (see module docstring). Thread-safe."""
 
@@ -105,8 +131,10 @@ class CheckerJudge:
         model_name: str = "checker",
         thresholds: CheckerThresholds | None = None,
         calibration: tuple[float, float] = (1.0, 0.0),
+        exact_checks: bool = True,
     ) -> None:
         self.model = model
+        self.exact_checks = exact_checks
         self.calibration = calibration
         self._model_name = model_name
         self.thresholds = thresholds or CheckerThresholds()
@@ -162,7 +190,50 @@ class CheckerJudge:
             return Judgement(Label.NOT_FOUND, None, 1.0)
         label, confidence, chunk = self.decide(reading)
         quote = None if chunk is None else self.quote(claim, texts[chunk], label)
-        return Judgement(label, quote, round(min(1.0, max(0.0, confidence)), 4))
+        finding = self.overrule(claim, texts, label, quote) if self.exact_checks else None
+        detail = None
+        if finding is not None:
+            detail = f"exact check: {finding.rule}"
+            if finding.label == label:  # the same verdict, shown by the rule's sentence
+                quote = finding.sentence.text if finding.sentence else quote
+            else:
+                label = finding.label
+                quote = finding.sentence.text if finding.sentence else None
+                confidence = RULE_CONFIDENCE
+                if label == Label.NOT_FOUND:
+                    confidence = max(
+                        confidence, 1.0 - calibrated(reading.support, self.calibration)
+                    )
+        return Judgement(label, quote, round(min(1.0, max(0.0, confidence)), 4), detail=detail)
+
+    def overrule(
+        self,
+        claim: str,
+        texts: Sequence[str],
+        label: Label,
+        quote: str | None,
+        rules: Collection[str] = EXACT_RULES,
+    ) -> Finding | None:
+        """The exact check among ``rules`` that decides instead of the model (module
+        docstring, point 7), or None when the model's verdict stands."""
+        checks = ExactChecks(claim, chunk_sentences(texts))
+        if "verbatim" in rules and (verbatim := checks.verbatim()) is not None:
+            return verbatim
+        conflict = checks.number_conflict() if "number_conflict" in rules else None
+        if label != Label.SUPPORTED:
+            return conflict
+        assert quote is not None
+        if conflict is not None and not checks.states_values(quote):
+            return conflict
+        for rule, check in (
+            ("number_missing", checks.number_missing),
+            ("name_missing", checks.name_missing),
+            ("polarity", lambda: checks.polarity(quote)),
+            ("roles", lambda: checks.roles(quote)),
+        ):
+            if rule in rules and (finding := check()) is not None:
+                return finding
+        return None
 
     def judge_sync(self, claim: str, passages: Sequence[Passage]) -> Judgement:
         """The same judgement, on the calling thread."""

@@ -1,0 +1,204 @@
+"""Exact checks: where a rule is exact and the checker is weak (word overlap is not support).
+
+The checker scores how well a passage supports a claim, and a passage that repeats the claim's
+words with one number changed or a "not" added still scores high. These checks compare the
+claim with the page's sentence that states its content words (the *aligned* sentence):
+
+- ``number_conflict``: the aligned sentence gives another value in the claim's slot (same kind
+  and unit: "8,849 metres" against the claim's "9,100 metres") → contradicted, that sentence as
+  the quote (the sentence that states the conflicting fact, not the nearest topical one);
+- ``number_missing``: a supported verdict whose claim states a value that is nowhere in the
+  passages → not_found (the page does not state it);
+- ``polarity``: the sentence the checker's support rests on says the opposite polarity
+  ("does not prevent" against "prevents") → contradicted with that sentence;
+- ``name_missing``: a supported verdict whose claim names someone or something (a capitalised
+  name after its first word) that the passages never mention → not_found;
+- ``roles``: the sentence the support rests on puts the claim's first content word after its
+  next two, with no passive ("by") in either ("Smith defeated Jones" against "Jones defeated
+  Smith") → not_found;
+- ``verbatim``: the claim is, word for word, a sentence of the passages (or that sentence with
+  nothing but a lead-in) → supported with that sentence.
+
+Values are compared after normalisation (:mod:`citation_verifier.quantities`). How often each
+rule fires on dev rows, and its confusion when it does: docs/CHECKER_MODEL.md.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from citation_verifier.models import Label
+from citation_verifier.quantities import Quantity, quantities, values
+from citation_verifier.terms import Terms, analyse, content_sequence, coverage
+
+_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
+# Words and phrases that turn a statement into its negation.
+_NEGATIVE = re.compile(
+    r"\b(?:not|no|never|none|nobody|nothing|neither|nor|cannot|without|"
+    r"\w+n['’]t|fail(?:s|ed)?\s+to|den(?:y|ies|ied)|ruled?\s+out|refut(?:e|es|ed)|"
+    r"disprov(?:e|es|ed)|lack(?:s|ed)?|absence\s+of|unable\s+to)\b",
+    re.I,
+)
+# A capitalised name that is not the first word of its sentence ("the Mauna Kea summit").
+_NAME = re.compile(r"(?<=[\w,;:] )[A-Z][\w'’-]*(?:\s+(?:of\s+|de\s+|van\s+)?[A-Z][\w'’-]*)*")
+_PASSIVE = re.compile(r"\bby\b", re.I)
+_FRONTED = re.compile(r"^\s*(?:\S+\s+){0,4}\S+,\s+")
+# Aligned: the sentence holds at least this share of the claim's content words.
+ALIGNED = 0.6
+POLARITY_ALIGNED = 0.75
+
+
+@dataclass(frozen=True)
+class Sentence:
+    """A candidate sentence: ``chunks[chunk][start:end]``."""
+
+    chunk: int
+    start: int
+    end: int
+    text: str
+    terms: Terms
+
+
+@dataclass(frozen=True)
+class Finding:
+    """What a rule decided: its label, the sentence that shows it and the rule's name."""
+
+    rule: str
+    label: Label
+    sentence: Sentence | None
+
+
+def negations(text: str) -> int:
+    """How many negating words or phrases ``text`` holds."""
+    return len(_NEGATIVE.findall(text))
+
+
+def opposite_polarity(claim: str, sentence: str) -> bool:
+    """One of the two is negated and the other is not (an odd difference of negations)."""
+    return (negations(claim) - negations(sentence)) % 2 == 1
+
+
+def _words(text: str) -> list[str]:
+    return [w.lower().replace("’", "'") for w in _WORD.findall(text)]
+
+
+def is_verbatim(claim: str, sentence: str) -> bool:
+    """``sentence`` states ``claim`` word for word: the claim's words are the sentence's, or a
+    contiguous run of them that is at least 80 % of the sentence with no negation or number
+    among the words it leaves out."""
+    wanted, have = _words(claim), _words(sentence)
+    if len(wanted) < 4 or len(wanted) > len(have):
+        return False
+    if wanted == have:
+        return True
+    if len(wanted) < 0.8 * len(have):
+        return False
+    for i in range(len(have) - len(wanted) + 1):
+        if have[i : i + len(wanted)] == wanted:
+            rest = " ".join(have[:i] + have[i + len(wanted) :])
+            return not negations(rest) and not quantities(rest)
+    return False
+
+
+def _slot_conflict(claimed: Sequence[Quantity], stated: Sequence[Quantity]) -> bool:
+    """A claim value absent from the sentence, which gives another value of the same slot (or
+    the same value in another unit: "120 feet" against "120 metres")."""
+    have = values(list(stated))
+    for q in claimed:
+        if q.value in have:
+            if (
+                q.unit
+                and any(s.value == q.value and s.unit and s.unit != q.unit for s in stated)
+                and not any(s.value == q.value and s.unit == q.unit for s in stated)
+            ):
+                return True
+            continue
+        if q.kind in ("year", "date"):
+            others = [s for s in stated if s.kind in ("year", "date")]
+        else:
+            others = [s for s in stated if s.key == q.key]
+        if others:
+            return True
+    return False
+
+
+class ExactChecks:
+    """The rules above over one claim and its passages."""
+
+    def __init__(self, claim: str, sentences: Sequence[Sentence]) -> None:
+        self.claim = claim
+        self.terms = analyse(claim)
+        self.quantities = quantities(claim)
+        self.sentences = list(sentences)
+        self._all_values = values([q for s in sentences for q in quantities(s.text)])
+
+    def aligned(self, threshold: float = ALIGNED) -> list[Sentence]:
+        """Sentences holding at least ``threshold`` of the claim's content words, best first
+        (ties: reading order)."""
+        scored = [(coverage(self.terms, s.terms), -i, s) for i, s in enumerate(self.sentences)]
+        return [
+            s for c, _, s in sorted(scored, key=lambda t: t[:2], reverse=True) if c >= threshold
+        ]
+
+    def verbatim(self) -> Finding | None:
+        """The sentence that states the claim word for word."""
+        for sentence in self.sentences:
+            if is_verbatim(self.claim, sentence.text):
+                return Finding("verbatim", Label.SUPPORTED, sentence)
+        return None
+
+    def number_conflict(self) -> Finding | None:
+        """The best-aligned sentence that gives another value in a slot of the claim's."""
+        if not self.quantities:
+            return None
+        for sentence in self.aligned():
+            if _slot_conflict(self.quantities, quantities(sentence.text)):
+                return Finding("number_conflict", Label.CONTRADICTED, sentence)
+        return None
+
+    def states_values(self, text: str) -> bool:
+        """``text`` states every value of the claim."""
+        have = values(quantities(text))
+        return all(q.value in have for q in self.quantities)
+
+    def number_missing(self) -> Finding | None:
+        """A claim value stated nowhere in the passages."""
+        if any(q.value not in self._all_values for q in self.quantities):
+            return Finding("number_missing", Label.NOT_FOUND, None)
+        return None
+
+    def name_missing(self) -> Finding | None:
+        """A name of the claim's that no passage mentions (case-insensitive)."""
+        pages = " ".join(s.text for s in self.sentences).lower()
+        for name in _NAME.findall(self.claim):
+            if name.lower() not in pages:
+                return Finding("name_missing", Label.NOT_FOUND, None)
+        return None
+
+    def roles(self, quote: str) -> Finding | None:
+        """The sentence ``quote`` rests on puts the claim's first content word after the two
+        that follow it in the claim (its verb and object: "Jones defeated Smith" against
+        "Smith defeated Jones"; a fronted "In 2019, Smith defeated Jones" keeps their order),
+        and neither is passive."""
+        inside = [s for s in self.aligned(POLARITY_ALIGNED) if s.text in quote]
+        if not inside or _PASSIVE.search(self.claim) or _PASSIVE.search(inside[0].text):
+            return None
+        have = content_sequence(inside[0].text)
+        core = _FRONTED.sub("", self.claim, count=1)  # "In 2019, ..." is no role
+        order = list(dict.fromkeys(w for w in content_sequence(core) if w in have))
+        if len(order) < 3:
+            return None
+        first, second, third = (have.index(w) for w in order[:3])
+        if first > second and first > third:
+            return Finding("roles", Label.NOT_FOUND, None)
+        return None
+
+    def polarity(self, quote: str) -> Finding | None:
+        """The sentence ``quote`` rests on (the best-aligned sentence inside it) is negated
+        where the claim is not, or the other way round."""
+        inside = [s for s in self.aligned(POLARITY_ALIGNED) if s.text in quote]
+        if inside and opposite_polarity(self.claim, inside[0].text):
+            return Finding("polarity", Label.CONTRADICTED, inside[0])
+        return None

@@ -1,0 +1,190 @@
+"""The checker's exact checks (judge/exact_checks.py) and the values they compare
+(quantities.py): overlap is not support."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from citation_verifier.demo.loopback import LoopbackSite, Page, Route
+from citation_verifier.judge.checker import chunk_sentences
+from citation_verifier.judge.exact_checks import ExactChecks, is_verbatim, opposite_polarity
+from citation_verifier.models import Label
+from citation_verifier.pipeline import verify
+from citation_verifier.quantities import quantities, values
+from citation_verifier.settings import Settings
+
+
+def checks(claim: str, page: str) -> ExactChecks:
+    return ExactChecks(claim, chunk_sentences([page]))
+
+
+@pytest.mark.parametrize(
+    ("one", "other"),
+    [
+        ("4 percent", "4%"),
+        ("4 per cent", "4 %"),
+        ("2,068 people", "2068 people"),
+        ("1 March 2021", "March 1, 2021"),
+        ("1 March 2021", "2021-03-01"),
+        ("three cats", "3 cats"),
+        ("1.2 million", "1,200,000"),
+    ],
+)
+def test_two_spellings_of_one_value_compare_equal(one: str, other: str) -> None:
+    assert values(quantities(one)) & values(quantities(other))
+
+
+def test_a_year_is_stated_by_a_full_date() -> None:
+    assert "2021" in values(quantities("It opened on 1 March 2021."))
+
+
+def test_one_of_is_not_a_count() -> None:
+    assert quantities("It is one of the largest cities.") == []
+
+
+def test_another_value_in_the_claims_slot_contradicts_with_that_sentence() -> None:
+    page = (
+        "Mauna Kea is taller than Everest when measured from its base on the ocean floor. "
+        "The summit of Mount Everest is 8,849 metres above sea level."
+    )
+    finding = checks("Mount Everest is 9,100 metres tall.", page).number_conflict()
+    assert finding is not None and finding.label == Label.CONTRADICTED
+    assert finding.sentence is not None and "8,849" in finding.sentence.text
+
+
+def test_the_same_value_in_another_unit_conflicts() -> None:
+    finding = checks("The tower is 120 feet tall.", "The tower is 120 metres tall.")
+    assert finding.number_conflict() is not None
+
+
+def test_a_value_in_another_slot_is_no_conflict() -> None:
+    page = "The bridge opened in 1932. It carries 4 lanes of traffic."
+    assert checks("The bridge opened in 1932.", page).number_conflict() is None
+
+
+def test_a_value_stated_nowhere_is_missing() -> None:
+    assert checks("It has 7 lanes.", "The bridge opened in 1932.").number_missing() is not None
+    assert checks("It opened in 1932.", "The bridge opened in 1932.").number_missing() is None
+
+
+def test_a_name_the_passages_never_mention_is_missing() -> None:
+    page = "The prize went to Maria Keller in Lyon."
+    assert checks("The prize went to Maria Keller in Porto.", page).name_missing() is not None
+    assert checks("The prize went to Maria Keller in Lyon.", page).name_missing() is None
+
+
+@pytest.mark.parametrize(
+    ("claim", "sentence", "opposite"),
+    [
+        ("Vitamin C prevents colds.", "Vitamin C does not prevent colds.", True),
+        ("Humans can make vitamin C.", "Humans cannot make vitamin C.", True),
+        ("He met her in Lyon.", "He denied meeting her in Lyon.", True),
+        ("Arson caused the fire.", "Investigators ruled out arson.", True),
+        ("He did not attend.", "He did not attend the summit.", False),
+        ("He attended.", "He attended the summit.", False),
+    ],
+)
+def test_polarity_is_told_apart(claim: str, sentence: str, opposite: bool) -> None:
+    assert opposite_polarity(claim, sentence) is opposite
+
+
+def test_a_quote_of_the_opposite_polarity_contradicts() -> None:
+    page = "Large trials found that vitamin C supplements do not prevent the common cold."
+    found = checks("Vitamin C supplements prevent the common cold.", page).polarity(page)
+    assert found is not None and found.label == Label.CONTRADICTED
+
+
+@pytest.mark.parametrize(
+    ("claim", "swapped"),
+    [
+        ("Nadal defeated Federer in the final in Paris.", True),
+        ("The lawyer saw the doctor.", False),  # checked against its own page below
+        ("Nadal was defeated by Federer in the final in Paris.", False),
+        ("In Paris, Federer defeated Nadal in the final.", False),
+    ],
+)
+def test_roles_swapped_around_the_verb_are_not_support(claim: str, swapped: bool) -> None:
+    page = "Federer defeated Nadal in the final in Paris. The match lasted three hours."
+    assert (checks(claim, page).roles(page) is not None) is swapped
+
+
+def test_the_same_words_in_swapped_roles_are_caught() -> None:
+    page = "The doctor saw the lawyer."
+    assert checks("The lawyer saw the doctor.", page).roles(page) is not None
+
+
+@pytest.mark.parametrize(
+    ("claim", "sentence", "expected"),
+    [
+        ("Water boils at 100 degrees.", "Water boils at 100 degrees.", True),
+        ("water boils at 100 degrees", "Water boils at 100 degrees.", True),
+        (
+            "Water boils at 100 degrees Celsius at sea level.",
+            "In fact, water boils at 100 degrees Celsius at sea level.",
+            True,
+        ),
+        ("Water boils at 100 degrees.", "It is not true that water boils at 100 degrees.", False),
+        ("Water boils.", "Water boils.", False),  # too short to be a statement by its words
+    ],
+)
+def test_a_claim_stated_word_for_word_is_verbatim(
+    claim: str, sentence: str, expected: bool
+) -> None:
+    assert is_verbatim(claim, sentence) is expected
+
+
+ARTICLE = (
+    "<html><head><title>Myths</title></head><body><article>"
+    "<h1>Five health and geography myths</h1>"
+    "<p>Vitamin C is popular in winter. Large reviews of controlled trials found that vitamin C "
+    "supplements do not prevent the common cold in the general population, although they may "
+    "shorten it slightly.</p>"
+    "<p>Most animals make their own vitamin C. Humans cannot synthesise vitamin C, so it must "
+    "come from food such as citrus fruit and peppers.</p>"
+    "<p>Everest is not the tallest mountain measured from base to peak: that is Mauna Kea in "
+    "Hawaii, which rises over 10,000 metres from the ocean floor.</p>"
+    "<p>The summit of Mount Everest stands 8,849 metres above sea level, the figure agreed by "
+    "China and Nepal in 2020.</p>"
+    "</article></body></html>"
+)
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "Vitamin C supplements prevent the common cold.",
+        "Humans can synthesise vitamin C.",
+        "Everest is the tallest mountain measured from base to peak.",
+    ],
+)
+async def test_negated_claims_on_a_loopback_page_are_not_supported(
+    serve: Callable[[dict[str, Route]], LoopbackSite], claim: str
+) -> None:
+    site = serve({"/myths": Page(ARTICLE)})
+    settings = Settings(allow_private_urls=True, judge_provider="checker", audit_enabled=False)
+    verdict = (await verify(claim, [site.url("/myths")], settings)).citations[0]
+    assert verdict.label != Label.SUPPORTED, verdict
+
+
+async def test_a_changed_height_is_contradicted_by_the_sentence_that_gives_it(
+    serve: Callable[[dict[str, Route]], LoopbackSite],
+) -> None:
+    site = serve({"/myths": Page(ARTICLE)})
+    settings = Settings(allow_private_urls=True, judge_provider="checker", audit_enabled=False)
+    result = await verify("Mount Everest is 9,100 metres tall.", [site.url("/myths")], settings)
+    verdict = result.citations[0]
+    assert verdict.label == Label.CONTRADICTED, verdict
+    assert verdict.evidence_quote is not None and "8,849 metres" in verdict.evidence_quote
+
+
+async def test_the_sentence_itself_is_supported_with_that_sentence(
+    serve: Callable[[dict[str, Route]], LoopbackSite],
+) -> None:
+    site = serve({"/myths": Page(ARTICLE)})
+    settings = Settings(allow_private_urls=True, judge_provider="checker", audit_enabled=False)
+    claim = "Humans cannot synthesise vitamin C, so it must come from food such as citrus fruit."
+    verdict = (await verify(claim, [site.url("/myths")], settings)).citations[0]
+    assert verdict.label == Label.SUPPORTED, verdict
+    assert verdict.evidence_quote is not None and "Humans cannot" in verdict.evidence_quote
