@@ -61,6 +61,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--per-dataset", type=int, default=120)
     parser.add_argument("--model", type=Path, default=None, help="Another ONNX checker.")
+    parser.add_argument("--show", action="store_true", help="Print every row a rule changes.")
     args = parser.parse_args()
     model = CheckerModel(args.model)
     judge = CheckerJudge(model, calibration=model.calibration)
@@ -90,6 +91,12 @@ def main() -> None:
                 )
                 if variant in fired and finding is not None and finding.label != label:
                     fired[variant][(row.label.value, label.value, finding.label.value)] += 1
+                    if args.show:
+                        sentence = finding.sentence.text if finding.sentence else quote
+                        print(
+                            f"{variant} gold={row.label.value} {label.value}→"
+                            f"{finding.label.value}\n  claim: {row.claim}\n  on: {sentence}"
+                        )
         print(f"{dataset}: done", flush=True)
     base = objective(predictions["none"])
     print(f"\nrows: {sum(len(g) for g in predictions['none'].values())}")

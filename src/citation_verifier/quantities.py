@@ -38,6 +38,8 @@ _DATES = [
     re.compile(rf"\b{_MONTH}\s+{_DAY},?\s+{_YEAR}\b", re.I),
     re.compile(r"\b(?P<year>1\d{3}|20\d{2})-(?P<month>[01]\d)-(?P<day>[0-3]\d)\b"),
     re.compile(rf"\b{_MONTH}\s+(?:of\s+)?{_YEAR}\b", re.I),
+    re.compile(rf"\b{_DAY}\s+(?:of\s+)?{_MONTH}(?!\w)", re.I),
+    re.compile(rf"\b{_MONTH}\s+{_DAY}\b(?!,?\s*\d)", re.I),
 ]
 _WORDS = {
     "zero": 0,
@@ -69,6 +71,12 @@ _WORDS = {
     "ninety": 90,
 }
 _SCALES = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
+# A number that is part of a name is no value: "COVID-19", "SARS-CoV-2", "phase 1", "type 2".
+_NAMING = re.compile(
+    r"(?:[A-Za-z][-‐]|\b(?:phase|type|stage|grade|level|figure|fig\.|table|chapter|section|part|"
+    r"article|no\.|number|version|class|category|step|round|series|model|grant|rule)\s*|§\s*)$",
+    re.I,
+)
 _NUMBER = re.compile(
     r"(?<![\w.,])(?P<sign>[-−])?(?P<value>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|(?:"
     + "|".join(_WORDS)
@@ -173,11 +181,14 @@ def quantities(text: str) -> list[Quantity]:
             month = m.group("month")
             month_no = int(month) if month.isdigit() else _MONTHS[month.lower()]
             day = m.groupdict().get("day")
-            value = f"{m.group('year')}-{month_no:02d}" + (f"-{int(day):02d}" if day else "")
+            year = m.groupdict().get("year") or "-"  # "12 July": a day of no given year
+            value = f"{year}-{month_no:02d}" + (f"-{int(day):02d}" if day else "")
             found.append(Quantity("date", value, None, m.start(), m.end()))
             taken.append((m.start(), m.end()))
     for m in _NUMBER.finditer(text):
         if any(a < m.end() and m.start() < b for a, b in taken):
+            continue
+        if _NAMING.search(text[max(0, m.start() - 12) : m.start()]):
             continue
         number = _number(m.group("value"), m.group("scale"))
         if number is None:
@@ -200,7 +211,9 @@ def values(found: list[Quantity]) -> set[str]:
     out: set[str] = set()
     for q in found:
         out.add(q.value)
-        if q.kind == "date":
+        if q.kind == "date" and not q.value.startswith("-"):
             out.add(q.value[:4])
             out.add(q.value[:7])
+            if len(q.value) == 10:
+                out.add("-" + q.value[4:])
     return out

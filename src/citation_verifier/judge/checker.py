@@ -44,7 +44,6 @@ EXACT_RULES = (
     "verbatim",
     "number_conflict",
     "number_missing",
-    "name_missing",
     "polarity",
     "roles",
 )
@@ -227,7 +226,6 @@ class CheckerJudge:
             return conflict
         for rule, check in (
             ("number_missing", checks.number_missing),
-            ("name_missing", checks.name_missing),
             ("polarity", lambda: checks.polarity(quote)),
             ("roles", lambda: checks.roles(quote)),
         ):

@@ -11,11 +11,9 @@ claim with the page's sentence that states its content words (the *aligned* sent
   passages → not_found (the page does not state it);
 - ``polarity``: the sentence the checker's support rests on says the opposite polarity
   ("does not prevent" against "prevents") → contradicted with that sentence;
-- ``name_missing``: a supported verdict whose claim names someone or something (a capitalised
-  name after its first word) that the passages never mention → not_found;
-- ``roles``: the sentence the support rests on puts the claim's first content word after its
-  next two, with no passive ("by") in either ("Smith defeated Jones" against "Jones defeated
-  Smith") → not_found;
+- ``roles``: the sentence the support rests on holds the claim's first three content words in
+  reverse order, with no passive ("by") in either ("Smith defeated Jones" against "Jones
+  defeated Smith") → not_found;
 - ``verbatim``: the claim is, word for word, a sentence of the passages (or that sentence with
   nothing but a lead-in) → supported with that sentence.
 
@@ -41,8 +39,6 @@ _NEGATIVE = re.compile(
     r"disprov(?:e|es|ed)|lack(?:s|ed)?|absence\s+of|unable\s+to)\b",
     re.I,
 )
-# A capitalised name that is not the first word of its sentence ("the Mauna Kea summit").
-_NAME = re.compile(r"(?<=[\w,;:] )[A-Z][\w'’-]*(?:\s+(?:of\s+|de\s+|van\s+)?[A-Z][\w'’-]*)*")
 _PASSIVE = re.compile(r"\bby\b", re.I)
 _FRONTED = re.compile(r"^\s*(?:\S+\s+){0,4}\S+,\s+")
 # Aligned: the sentence holds at least this share of the claim's content words.
@@ -102,9 +98,29 @@ def is_verbatim(claim: str, sentence: str) -> bool:
     return False
 
 
-def _slot_conflict(claimed: Sequence[Quantity], stated: Sequence[Quantity]) -> bool:
-    """A claim value absent from the sentence, which gives another value of the same slot (or
-    the same value in another unit: "120 feet" against "120 metres")."""
+def _time_parts(value: str) -> dict[str, str]:
+    """What a year or date states: its year, year and month, month and day."""
+    parts: dict[str, str] = {}
+    if not value.startswith("-"):
+        parts["year"] = value[:4]
+        if len(value) >= 7:
+            parts["month"] = value[:7]
+    if len(value) == 10:
+        parts["day"] = value[-5:]
+    return parts
+
+
+def _times_disagree(claimed: str, stated: str) -> bool:
+    """The two disagree on a part both state ("1 March 2021" and "2020", but not "2021")."""
+    mine, theirs = _time_parts(claimed), _time_parts(stated)
+    return any(mine[k] != theirs[k] for k in mine.keys() & theirs.keys())
+
+
+def _slot_conflict(
+    claimed: Sequence[Quantity], stated: Sequence[Quantity], page_values: set[str]
+) -> bool:
+    """A claim value the page never states, where the sentence gives another value of the same
+    slot (or the claim's value in another unit: "120 feet" against "120 metres")."""
     have = values(list(stated))
     for q in claimed:
         if q.value in have:
@@ -115,11 +131,13 @@ def _slot_conflict(claimed: Sequence[Quantity], stated: Sequence[Quantity]) -> b
             ):
                 return True
             continue
+        if q.value in page_values:
+            continue  # stated elsewhere on the page: this sentence is about something else
         if q.kind in ("year", "date"):
-            others = [s for s in stated if s.kind in ("year", "date")]
-        else:
-            others = [s for s in stated if s.key == q.key]
-        if others:
+            times = (s.value for s in stated if s.kind in ("year", "date"))
+            if any(_times_disagree(q.value, t) for t in times):
+                return True
+        elif any(s.key == q.key for s in stated):
             return True
     return False
 
@@ -154,7 +172,7 @@ class ExactChecks:
         if not self.quantities:
             return None
         for sentence in self.aligned():
-            if _slot_conflict(self.quantities, quantities(sentence.text)):
+            if _slot_conflict(self.quantities, quantities(sentence.text), self._all_values):
                 return Finding("number_conflict", Label.CONTRADICTED, sentence)
         return None
 
@@ -169,19 +187,11 @@ class ExactChecks:
             return Finding("number_missing", Label.NOT_FOUND, None)
         return None
 
-    def name_missing(self) -> Finding | None:
-        """A name of the claim's that no passage mentions (case-insensitive)."""
-        pages = " ".join(s.text for s in self.sentences).lower()
-        for name in _NAME.findall(self.claim):
-            if name.lower() not in pages:
-                return Finding("name_missing", Label.NOT_FOUND, None)
-        return None
-
     def roles(self, quote: str) -> Finding | None:
-        """The sentence ``quote`` rests on puts the claim's first content word after the two
-        that follow it in the claim (its verb and object: "Jones defeated Smith" against
-        "Smith defeated Jones"; a fronted "In 2019, Smith defeated Jones" keeps their order),
-        and neither is passive."""
+        """The sentence ``quote`` rests on holds the claim's first three content words in
+        reverse order (subject, verb, object against object, verb, subject: "Jones defeated
+        Smith" against "Smith defeated Jones"; a fronted "In 2019, Smith defeated Jones" keeps
+        their order), and neither is passive."""
         inside = [s for s in self.aligned(POLARITY_ALIGNED) if s.text in quote]
         if not inside or _PASSIVE.search(self.claim) or _PASSIVE.search(inside[0].text):
             return None
@@ -191,7 +201,7 @@ class ExactChecks:
         if len(order) < 3:
             return None
         first, second, third = (have.index(w) for w in order[:3])
-        if first > second and first > third:
+        if first > second > third:  # exactly reversed: object, verb, subject
             return Finding("roles", Label.NOT_FOUND, None)
         return None
 
