@@ -4,8 +4,14 @@ paragraph of its own, so no quote candidate glues a heading to the paragraph und
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Callable, Mapping
+from pathlib import Path
 
+from batch_helpers import score
+from citation_verifier.batch.engine import LocalRunner
+from citation_verifier.batch.html_report import html_report
 from citation_verifier.demo.loopback import LoopbackSite, Page, Route
 from citation_verifier.extract import html_to_markdown, page_text
 from citation_verifier.fetch.policy import Document
@@ -145,3 +151,21 @@ async def test_a_crawling_api_markdown_page_is_read_as_its_text(embedder: MiniLM
     assert "\nClimbers need supplementary oxygen above 8,000 metres." in loaded.text
     for marker in ("#", "|", "**", "](", "<u>", "\n- ", "\n> "):
         assert marker not in loaded.text, marker
+
+
+async def test_the_html_batch_report_shows_the_evidence_as_page_text(
+    serve: Serve, settings: Settings, embedder: MiniLMEmbedder, tmp_path: Path
+) -> None:
+    site = serve({"/mountains": Page(HTML)})
+    claim = "Mount Everest is the highest mountain above sea level, at 8,849 metres."
+    inputs = tmp_path / "in.jsonl"
+    inputs.write_text(
+        json.dumps({"id": "e", "claim": claim, "urls": [site.url("/mountains")]}) + "\n", "utf-8"
+    )
+    checker = settings.model_copy(update={"judge_provider": "checker"})
+    outcome = await score(inputs, tmp_path / "cp.jsonl", LocalRunner(checker, embedder=embedder))
+    evidence = re.findall(
+        r"<blockquote>(.*?)</blockquote>", html_report(outcome.rows, outcome.summary), re.S
+    )
+    assert len(evidence) == 1 and evidence[0].startswith("Mount Everest is the highest mountain")
+    assert "#" not in evidence[0] and "|" not in evidence[0] and "Highest" not in evidence[0]
