@@ -60,10 +60,10 @@ async def test_each_unique_url_is_fetched_once_and_its_passages_embedded_once(
     assert outcome.jobs == 4
     # Every distinct (URL, claim) pair judged exactly once.
     assert len(judge.claims) == 12
-    # Each page is one passage ("# City n ..."), embedded once although 3 claims cite it.
-    page_passages = [text for text in counting.texts if text.startswith("# City 0\n")]
+    # Each page is one passage ("City n\n\n..."), embedded once although 3 claims cite it.
+    page_passages = [text for text in counting.texts if text.startswith("City 0\n")]
     assert len(page_passages) == 1
-    page_texts = [text for text in counting.texts if text.startswith("# City")]
+    page_texts = [t for t in counting.texts if t.startswith("City") and "\n" in t]
     assert len(page_texts) == len(set(page_texts))
 
 

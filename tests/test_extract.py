@@ -80,9 +80,9 @@ def test_page_text_undoes_markdown_escapes_and_drops_inline_formatting() -> None
         "Code `snake_case *x*` and C:\\path and a literal \\\\\\* backslash-star."
     )
     assert page_text(markdown) == (
-        "# Title\n\n"
+        "Title\n\n"
         "Long [citation needed]. Use *stars*, bold, it, _x_ and a<b.\n\n"
-        "# not a heading\n\n1. not a list\n\n- not a bullet\n\n- item\n\n"
+        "# not a heading\n\n1. not a list\n\n- not a bullet\n\nitem\n\n"
         "Code snake_case *x* and C:\\path and a literal \\* backslash-star."
     )
 

@@ -16,6 +16,7 @@ from rich.text import Text
 from citation_verifier import __version__
 from citation_verifier.errors import CitationVerifierError, validation_message
 from citation_verifier.eval_cli import eval_command
+from citation_verifier.limits import claim_length_problem
 from citation_verifier.models import Label, Reason, VerifyRequest, VerifyResult
 from citation_verifier.terminal import (
     LABEL_STYLES,
@@ -140,6 +141,9 @@ def verify(
     except ValidationError as error:
         raise fail(validation_message(error, "input"), ExitCode.INPUT) from None
     settings = load_settings()
+    too_long = claim_length_problem(request.claim, settings)
+    if too_long is not None:
+        raise fail(f"claim: {too_long}", ExitCode.INPUT)
     print_note(f"{judge_choice(settings)}; verifying {len(request.urls)} URL(s)")
 
     async def run() -> VerifyResult:

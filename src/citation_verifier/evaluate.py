@@ -24,7 +24,7 @@ from typing import Any
 
 from citation_verifier.demo.loopback import LoopbackSite, Page
 from citation_verifier.fetch.policy import Document
-from citation_verifier.models import Label
+from citation_verifier.models import FAILURES, Label
 from citation_verifier.pipeline import build_verifier
 from citation_verifier.settings import Settings
 from citation_verifier.splits import Split, split_of
@@ -205,7 +205,7 @@ def score(predictions: Sequence[Prediction], three_way: bool, skipped: int = 0) 
         accuracy=accuracy,
         macro_f1=macro_f1,
         confusion=confusion,
-        errors=sum(1 for p in predictions if p.reason == "judge_error"),
+        errors=sum(1 for p in predictions if p.reason in FAILURES),
         sec_per_citation=sum(seconds) / len(seconds) if seconds else 0.0,
         median_sec=seconds[len(seconds) // 2] if seconds else 0.0,
         p90_sec=seconds[min(len(seconds) - 1, int(0.9 * len(seconds)))] if seconds else 0.0,

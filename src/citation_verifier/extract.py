@@ -8,6 +8,8 @@ from codecs import lookup
 import lxml.html
 from lxml import etree
 
+from citation_verifier.markdown_text import markdown_to_text
+
 _META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_\-:.]+)""", re.I)
 _BLOCK_TAGS = frozenset(
     [
@@ -115,59 +117,13 @@ def html_to_markdown(html: str, url: str | None = None) -> str:
     return page_text(text or "")
 
 
-# trafilatura escapes these with a backslash wherever they appear in prose (doubling any
-# backslashes before them), and marks emphasis, strikethrough and code with the unescaped ones.
-_INLINE_SPECIALS = frozenset("*_`~[]<")
-_FORMATTING = frozenset("*_~")
-# ... and escapes a line-start that would read as a heading, quote, list item or numbered item.
-_ESCAPED_BLOCK_START = re.compile(
-    r"^( {0,3})\\(#{1,6}(?=[ \t]|$)|>|[-+](?=[ \t]|$))|^( {0,3}\d{1,9})\\([.)](?=[ \t]|$))",
-    re.M,
-)
-
-
 def page_text(markdown: str) -> str:
-    """The page's own characters from trafilatura's Markdown: escapes undone and emphasis,
-    strikethrough and code-span markers dropped, so a quote is what a reader of the page can
-    find on it ("long [citation needed]." not "long \\[citation needed\\]."). Headings, list
-    items and paragraphs keep their line structure."""
-    markdown = _ESCAPED_BLOCK_START.sub(
-        lambda m: m[1] + m[2] if m[2] is not None else m[3] + m[4], markdown
-    )
-    out: list[str] = []
-    i, end = 0, len(markdown)
-    while i < end:
-        char = markdown[i]
-        if char == "\\":
-            run = i
-            while run < end and markdown[run] == "\\":
-                run += 1
-            count, follower = run - i, markdown[run] if run < end else ""
-            if follower in _INLINE_SPECIALS:
-                out.append("\\" * (count // 2))  # escaped backslashes before the character
-                if count % 2:  # the character itself was escaped: literal
-                    out.append(follower)
-                    run += 1
-            else:
-                out.append("\\" * count)
-            i = run
-        elif char == "`":  # a code span: its content is verbatim, its fences are formatting
-            fence = i
-            while fence < end and markdown[fence] == "`":
-                fence += 1
-            closing = markdown.find(markdown[i:fence], fence)
-            if closing < 0:
-                out.append(markdown[i:fence])
-                i = fence
-            else:
-                out.append(markdown[fence:closing])
-                i = closing + fence - i
-        elif char in _FORMATTING:
-            i += 1
-        else:
-            out.append(char)
-            i += 1
-    return "".join(out)
+    """The page's own text from Markdown (trafilatura's, a crawling API's): no heading, list,
+    quote or table markers, no emphasis, link brackets or HTML tags, escapes undone, each heading
+    a paragraph of its own (:func:`citation_verifier.markdown_text.markdown_to_text`), so a quote
+    is what a reader of the page can find on it ("long [citation needed]." not
+    "long \\[citation needed\\].")."""
+    return markdown_to_text(markdown)
 
 
 def _parse_html(html: str) -> etree._Element | None:

@@ -43,6 +43,7 @@ class Reason(StrEnum):
     JS_REQUIRED = "js_required"
     EMPTY_PAGE = "empty_page"
     JUDGE_ERROR = "judge_error"
+    INTERNAL_ERROR = "internal_error"
     CROSS_CHECK_DISAGREE = "cross_check_disagree"
     ARCHIVED_COPY = "archived_copy"
 
@@ -77,6 +78,10 @@ REASON_MEANINGS: dict[Reason, str] = {
     Reason.JUDGE_ERROR: (
         "The judge failed to produce a usable verdict (invalid output, provider error)."
     ),
+    Reason.INTERNAL_ERROR: (
+        "An unexpected error (a bug) while judging this citation; the others were still checked "
+        "(detail names the error). Not a result, like judge_error."
+    ),
     Reason.CROSS_CHECK_DISAGREE: (
         "An LLM verdict the embedded cross-check disagreed with, downgraded "
         "(CROSS_CHECK_DOWNGRADE)."
@@ -87,6 +92,11 @@ REASON_MEANINGS: dict[Reason, str] = {
     ),
 }
 """What each reason means (the docs' reference table is generated from it)."""
+
+
+FAILURES = frozenset({Reason.JUDGE_ERROR, Reason.INTERNAL_ERROR})
+"""Reasons of a citation that was not judged (the judge failed, or a bug): not a result, left
+out of every precision and judged again by a resumed batch."""
 
 
 def http_reason(status: int) -> str:

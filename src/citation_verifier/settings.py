@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
 
-from pydantic import Field, IPvAnyNetwork, SecretStr, field_validator
+from pydantic import AliasChoices, Field, IPvAnyNetwork, SecretStr, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 Retrieval = Literal["embedding", "hybrid", "lexical"]
@@ -347,9 +347,20 @@ class Settings(BaseSettings):
     )
     service_max_body_bytes: int = Field(default=64 * 1024, gt=0, description="Request body cap.")
     service_max_urls: int = Field(default=20, ge=1, description="Most URLs one request may cite.")
-    service_max_claim_chars: int = Field(default=2000, ge=1, description="Longest claim accepted.")
-    service_max_answer_chars: int = Field(
-        default=20_000, ge=1, description="Longest answer /check-answer and MCP accept."
+    # One limit for every front end (verify, POST /verify, batch, MCP); a claim of several
+    # sentences is judged part by part (judge/parts.py), so its cost grows with its length.
+    # The service's old names (SERVICE_MAX_CLAIM_CHARS, SERVICE_MAX_ANSWER_CHARS) still work.
+    max_claim_chars: int = Field(
+        default=5000,
+        ge=1,
+        validation_alias=AliasChoices("max_claim_chars", "service_max_claim_chars"),
+        description="Longest claim accepted by every command, the API and MCP (characters).",
+    )
+    max_answer_chars: int = Field(
+        default=20_000,
+        ge=1,
+        validation_alias=AliasChoices("max_answer_chars", "service_max_answer_chars"),
+        description="Longest answer accepted by check-answer, batch, the API and MCP (characters).",
     )
     service_max_in_flight: int = Field(
         default=8, ge=1, description="Verifications running at once; more requests wait."

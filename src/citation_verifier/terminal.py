@@ -21,7 +21,7 @@ from rich.table import Table
 from rich.text import Text
 
 from citation_verifier.errors import error_text
-from citation_verifier.models import Reason, UrlVerdict
+from citation_verifier.models import FAILURES, UrlVerdict
 from citation_verifier.settings import Settings
 
 LABEL_STYLES = {
@@ -145,7 +145,7 @@ def fail_on_labels(values: Iterable[str], labels: type[L]) -> set[L]:
 def exit_if_judge_failed(verdicts: Sequence[UrlVerdict]) -> None:
     """Exit with :attr:`ExitCode.JUDGE` when the judge failed on any of ``verdicts``: those
     are not results, and a zero status would pass them off as such."""
-    failed = [v for v in verdicts if v.reason == Reason.JUDGE_ERROR]
+    failed = [v for v in verdicts if v.reason in FAILURES]
     if failed:
         raise fail(
             f"the judge failed on {len(failed)} of {len(verdicts)} citation(s), so they are "

@@ -9,20 +9,24 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import os
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime
 from types import TracebackType
 from typing import Any, Protocol
 
 from citation_verifier.aggregate import aggregate
+from citation_verifier.errors import CitationVerifierError
 from citation_verifier.fetch.base import Fetcher
 from citation_verifier.fetch.policy import Document, PagePolicy, Settled
 from citation_verifier.fetch.rules.archive import ArchiveCopies, ArchiveRescue
 from citation_verifier.guard import apply_guard
 from citation_verifier.judge.base import Judge, judge_fields
+from citation_verifier.judge.parts import claim_parts, part_passages, part_retriever
 from citation_verifier.models import (
     ArchivedVerdict,
     EvidenceContext,
+    Label,
     Reason,
     UrlVerdict,
     VerifyRequest,
@@ -100,10 +104,10 @@ def make_archive(settings: Settings) -> ArchiveCopies:
 
 
 def make_judge(settings: Settings, embedder: Embedder) -> Judge:
-    """The judge chosen by ``JUDGE_PROVIDER``."""
-    from citation_verifier.judge.providers import build_judge
+    """The judge chosen by ``JUDGE_PROVIDER``, reading a long claim part by part."""
+    from citation_verifier.judge.providers import build_parts_judge
 
-    return build_judge(settings, embedder)
+    return build_parts_judge(settings, embedder)
 
 
 class Verifier:
@@ -253,7 +257,14 @@ class Verifier:
                 **_page_fields(loaded),
             )
             return await self._observed(claim, verdict, None, [])
-        verdict, shown = await self.judge_passages(claim, loaded)
+        try:
+            verdict, shown = await self.judge_passages(claim, loaded)
+        except CitationVerifierError:
+            raise  # misconfiguration (a missing model, a refused key) stops the run, as it should
+        except Exception as error:  # a bug on one citation must not take the others down
+            if os.environ.get("CITATION_VERIFIER_DEBUG"):
+                raise
+            verdict, shown = internal_error(loaded, error), []
         return await self._observed(claim, verdict, loaded, shown)
 
     async def _observed(
@@ -301,15 +312,20 @@ class Verifier:
         return verdict.model_copy(update=update), shown
 
     async def _retrieve(self, claim: str, document: Document) -> list[Passage]:
+        """The passages the judge reads: the page's ``top_k`` for the claim, or for a long claim
+        every part's ``top_k`` (the judge then reads each part on its own, judge/parts.py)."""
         passages = split_passages(document.text, self.settings.passage_max_words)
-        return await asyncio.to_thread(
-            top_passages,
-            claim,
-            passages,
-            self.embedder,
-            self.settings.top_k,
-            self.settings.retrieval,
-        )
+        if len(claim_parts(claim)) <= 1:
+            return await asyncio.to_thread(
+                top_passages,
+                claim,
+                passages,
+                self.embedder,
+                self.settings.top_k,
+                self.settings.retrieval,
+            )
+        retrieve = part_retriever(self.embedder, self.settings.top_k, self.settings.retrieval)
+        return await asyncio.to_thread(part_passages, claim, passages, retrieve)
 
     async def _judge_passages(
         self, claim: str, document: Document
@@ -332,6 +348,18 @@ class Verifier:
             **_page_fields(document),
             **judge_fields(self.judge.name, judgement),
         ), best
+
+
+def internal_error(document: Document, error: Exception) -> UrlVerdict:
+    """The verdict of a citation whose judging raised: not_found with reason ``internal_error``
+    (not a result), the error named in ``detail``."""
+    return UrlVerdict(
+        label=Label.NOT_FOUND,
+        confidence=0.0,
+        reason=Reason.INTERNAL_ERROR,
+        detail=f"internal error while judging: {type(error).__name__}: {error}"[:500],
+        **_page_fields(document),
+    )
 
 
 def _page_fields(loaded: Document | Settled) -> dict[str, Any]:

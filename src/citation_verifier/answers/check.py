@@ -17,7 +17,7 @@ from citation_verifier.answers.models import (
 from citation_verifier.answers.models import StatementResult as StatementOutcome
 from citation_verifier.answers.parse import Statement, parse_answer
 from citation_verifier.fetch.policy import Document, Settled
-from citation_verifier.models import Label, Reason, UrlVerdict
+from citation_verifier.models import FAILURES, Label, UrlVerdict
 from citation_verifier.verifier import Progress, Steps, Verifier
 
 
@@ -48,7 +48,7 @@ def answer_result(statements: Sequence[StatementOutcome]) -> AnswerResult:
     citation the judge failed on is not a result)."""
     verdicts = [v for s in statements for v in s.citations]
     supported = sum(v.label == Label.SUPPORTED for v in verdicts)
-    judged = sum(v.reason != Reason.JUDGE_ERROR for v in verdicts)
+    judged = sum(v.reason not in FAILURES for v in verdicts)
     counts = {label.value: 0 for label in StatementLabel}
     for statement in statements:
         counts[statement.overall.value] += 1

@@ -16,6 +16,7 @@ from citation_verifier.answers.check import check_statements
 from citation_verifier.answers.models import AnswerRequest, AnswerResult, StatementLabel
 from citation_verifier.answers.parse import answer_request_from_text, parse_answer
 from citation_verifier.errors import CitationVerifierError, InputError, validation_message
+from citation_verifier.limits import answer_length_problem
 from citation_verifier.retrieve import MiniLMEmbedder
 from citation_verifier.reuse.embeddings import CachingEmbedder
 from citation_verifier.terminal import (
@@ -127,8 +128,11 @@ def check_answer_command(
         raise fail(str(error), ExitCode.INPUT) from None
     except ValidationError as error:
         raise fail(validation_message(error, "input"), ExitCode.INPUT) from None
-    statements = parse_answer(request.answer, request.citation_urls())
     settings = load_settings()
+    too_long = answer_length_problem(request.answer, settings)
+    if too_long is not None:
+        raise fail(f"answer: {too_long}", ExitCode.INPUT)
+    statements = parse_answer(request.answer, request.citation_urls())
     urls = len({url for statement in statements for url in statement.urls})
     print_note(f"{judge_choice(settings)}; {len(statements)} statement(s) citing {urls} URL(s)")
 

@@ -121,7 +121,7 @@ async def _score(
     cited_at: datetime | None = None,
     compare_archive: bool = False,
 ) -> BatchOutcome:
-    batch = await asyncio.to_thread(read_input, input_path)
+    batch = await asyncio.to_thread(read_input, input_path, settings)
     batch = with_archive_options(batch, cited_at, compare_archive)
     runner = _runner(engine, settings)
     task_id = None
@@ -300,8 +300,8 @@ def batch(
     if outcome.summary.judge_failed:
         raise fail(
             f"the judge failed on {outcome.summary.judge_failed} citation(s) (reason judge_error "
-            "in the report): they are left out of the precision; fix the judge and rerun with "
-            "--resume to judge only those again",
+            "or internal_error in the report): they are left out of the precision; fix the judge "
+            "and rerun with --resume to judge only those again",
             ExitCode.JUDGE,
         )
     if not outcome.rows and outcome.errors:

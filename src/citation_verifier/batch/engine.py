@@ -23,7 +23,7 @@ from citation_verifier.batch.checkpoint import Checkpoint, ResultRow
 from citation_verifier.batch.records import BatchInput, Citation, LineError, citation_key
 from citation_verifier.batch.summary import AnswerRow, Summary, summarize
 from citation_verifier.judge.base import Judge
-from citation_verifier.models import Reason, UrlVerdict
+from citation_verifier.models import FAILURES, UrlVerdict
 from citation_verifier.pipeline import build_verifier
 from citation_verifier.retrieve import Embedder, MiniLMEmbedder
 from citation_verifier.reuse.embeddings import CachingEmbedder
@@ -179,7 +179,7 @@ async def run_batch(
     for citation in batch.citations:
         row = previous.get(citation.key)
         # A citation the judge failed on is not a result: a resumed run judges it again.
-        if row is not None and row.matches(citation) and row.verdict.reason != Reason.JUDGE_ERROR:
+        if row is not None and row.matches(citation) and row.verdict.reason not in FAILURES:
             done[citation.key] = row
     reused = len(done)
     # Rows of citations no longer in the input (an edited input) are dropped here.

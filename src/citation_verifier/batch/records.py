@@ -28,7 +28,9 @@ from pydantic import ValidationError
 from citation_verifier.answers.models import AnswerRequest
 from citation_verifier.answers.parse import Statement, parse_answer
 from citation_verifier.errors import InputError, validation_message
+from citation_verifier.limits import answer_length_problem, claim_length_problem
 from citation_verifier.models import VerifyRequest
+from citation_verifier.settings import Settings
 
 
 @dataclass(frozen=True)
@@ -106,10 +108,26 @@ class RecordError(ValueError):
         self.record_id = record_id
 
 
-def parse_line(text: str) -> tuple[str, VerifyRequest | AnswerRequest]:
+def parse_line(
+    text: str, settings: Settings | None = None
+) -> tuple[str, VerifyRequest | AnswerRequest]:
     """The id and request of one JSONL line (a claim, or an answer); :class:`RecordError` with
     a readable message if the line is not a usable record (bad JSON, missing field, empty claim
-    or answer, no URLs, bad URL)."""
+    or answer, no URLs, bad URL, a claim or answer over the limits of ``settings``)."""
+    record_id, request = _parse_line(text)
+    limits = settings or Settings()
+    if isinstance(request, VerifyRequest):
+        problem = claim_length_problem(request.claim, limits)
+        field_name = "claim"
+    else:
+        problem = answer_length_problem(request.answer, limits)
+        field_name = "answer"
+    if problem is not None:
+        raise RecordError(f"{field_name}: {problem}", record_id)
+    return record_id, request
+
+
+def _parse_line(text: str) -> tuple[str, VerifyRequest | AnswerRequest]:
     text = text.rstrip("\r\n")  # a truncated line's error is on this line, not the next
     try:
         data = json.loads(text)
@@ -161,16 +179,17 @@ def _lines(path: Path) -> Iterator[tuple[int, str]]:
         yield from enumerate(handle, start=1)
 
 
-def read_input(path: Path) -> BatchInput:
-    """Read ``path`` (JSONL). Blank lines are skipped silently; every other unusable line,
-    and a record whose id was already used, becomes a :class:`LineError`."""
+def read_input(path: Path, settings: Settings | None = None) -> BatchInput:
+    """Read ``path`` (JSONL). Blank lines are skipped silently; every other unusable line (a
+    claim or answer over the limits of ``settings`` too), and a record whose id was already
+    used, becomes a :class:`LineError`."""
     try:
-        return _read(path)
+        return _read(path, settings or Settings())
     except (OSError, EOFError, UnicodeError, zlib.error) as error:  # unreadable, corrupt .gz
         raise InputError(f"cannot read {path}: {error}") from None
 
 
-def _read(path: Path) -> BatchInput:
+def _read(path: Path, settings: Settings) -> BatchInput:
     citations: list[Citation] = []
     errors: list[LineError] = []
     answers: list[AnswerRecord] = []
@@ -180,7 +199,7 @@ def _read(path: Path) -> BatchInput:
         if not line.strip():
             continue
         try:
-            record_id, request = parse_line(line)
+            record_id, request = parse_line(line, settings)
         except RecordError as exc:
             errors.append(LineError(number, str(exc), exc.record_id))
             continue

@@ -11,7 +11,7 @@ from pydantic import BaseModel
 
 from citation_verifier.answers.models import AnswerResult, StatementLabel
 from citation_verifier.batch.checkpoint import ResultRow
-from citation_verifier.models import Label, Reason
+from citation_verifier.models import FAILURES, Label, Reason
 
 
 class AnswerRow(BaseModel):
@@ -65,7 +65,7 @@ def summarize(
     labels = Counter(row.verdict.label.value for row in rows)
     reasons = Counter(row.verdict.reason for row in rows if row.verdict.reason)
     supported = labels[Label.SUPPORTED.value]
-    failed = reasons[Reason.JUDGE_ERROR.value]
+    failed = sum(reasons[reason.value] for reason in FAILURES)
     judged = len(rows) - failed
     reachable = judged - labels[Label.UNREACHABLE.value]
     archived = [row for row in rows if row.verdict.reason == Reason.ARCHIVED_COPY]

@@ -104,10 +104,16 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
 
 
 def candidate_quotes(text: str) -> list[str]:
-    """Each sentence of ``text`` and each pair of adjacent sentences, as slices of ``text``."""
+    """Each sentence of ``text`` and each pair of adjacent sentences of one line, as slices of
+    ``text``: a pair never crosses a line break (a heading, a list item, a table row or a
+    paragraph stays apart from the next)."""
     spans = sentence_spans(text)
     singles = [text[a:b] for a, b in spans]
-    pairs = [text[spans[i][0] : spans[i + 1][1]] for i in range(len(spans) - 1)]
+    pairs = [
+        text[spans[i][0] : spans[i + 1][1]]
+        for i in range(len(spans) - 1)
+        if "\n" not in text[spans[i][1] : spans[i + 1][0]]
+    ]
     return singles + pairs
 
 

@@ -128,7 +128,9 @@ class CheckerModel:
                 elif not path.is_file():
                     raise ModelUnavailableError(f"CHECKER_MODEL_PATH {path} is not a file")
                 tokenizer = Tokenizer.from_file(str(MINILM_TOKENIZER))
-                tokenizer.enable_truncation(max_length=self.card.max_tokens, strategy="only_second")
+                tokenizer.enable_truncation(
+                    max_length=self.card.max_tokens, strategy="longest_first"
+                )
                 tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
                 try:
                     session = cpu_session(path, self._threads)

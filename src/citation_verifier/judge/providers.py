@@ -13,6 +13,7 @@ from citation_verifier.judge.lexical import LexicalJudge
 from citation_verifier.judge.llama import load_label_model
 from citation_verifier.judge.llm import LLMOptions
 from citation_verifier.judge.model_file import model_path
+from citation_verifier.judge.parts import PartsJudge
 from citation_verifier.judge.transport import RetryPolicy
 from citation_verifier.retrieve import Embedder
 from citation_verifier.settings import Settings
@@ -162,6 +163,14 @@ def make_llm_judge(settings: Settings, provider: str) -> Judge:
             ollama_endpoint(settings.ollama_host), _options(settings, settings.ollama_model)
         )
     raise ConfigurationError(f"{provider!r} is not an LLM judge provider")
+
+
+def build_parts_judge(settings: Settings, embedder: Embedder) -> PartsJudge:
+    """:func:`build_judge`'s judge reading a long claim part by part (judge/parts.py): the
+    judge the verifier uses, whatever the provider."""
+    return PartsJudge(
+        build_judge(settings, embedder), embedder, k=settings.top_k, retrieval=settings.retrieval
+    )
 
 
 def build_judge(settings: Settings, embedder: Embedder) -> Judge:

@@ -217,7 +217,7 @@ def create_server(
         finally:
             await service.stop()
 
-    urls, claim_chars = settings.service_max_urls, settings.service_max_claim_chars
+    urls, claim_chars = settings.service_max_urls, settings.max_claim_chars
     tools = [
         _tool(
             verify_claim,
@@ -236,7 +236,7 @@ def create_server(
             "verified against each page it cites (every page is fetched once). Returns one row "
             "per statement with its label and verdicts, the counts per label and "
             "citation_precision (supported citations / verified citations). At most "
-            f"{settings.service_max_answer_chars} characters of answer, citing at most {urls} "
+            f"{settings.max_answer_chars} characters of answer, citing at most {urls} "
             "distinct URLs.",
             AnswerResult,
         ),

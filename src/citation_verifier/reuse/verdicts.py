@@ -13,7 +13,7 @@ import hashlib
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 
-from citation_verifier.models import Reason, UrlVerdict
+from citation_verifier.models import FAILURES, UrlVerdict
 from citation_verifier.net.singleflight import SingleFlight
 from citation_verifier.settings import Settings
 
@@ -68,7 +68,7 @@ class VerdictCache:
         return verdict
 
     def _store(self, key: str, verdict: UrlVerdict) -> None:
-        if verdict.reason == Reason.JUDGE_ERROR:  # a failure, not a verdict: try again next time
+        if verdict.reason in FAILURES:  # a failure, not a verdict: try again next time
             return
         self._entries[key] = verdict
         self._entries.move_to_end(key)

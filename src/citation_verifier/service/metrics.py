@@ -15,7 +15,12 @@ from citation_verifier.models import Reason, UrlVerdict, VerifyResult
 _STAGE_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60)
 # Reasons the fetch stage gives; the other two come from the judge/guard.
 _NOT_FETCH_REASONS = frozenset(
-    {Reason.EVIDENCE_QUOTE_NOT_IN_SOURCE, Reason.JUDGE_ERROR, Reason.ARCHIVED_COPY}
+    {
+        Reason.EVIDENCE_QUOTE_NOT_IN_SOURCE,
+        Reason.JUDGE_ERROR,
+        Reason.INTERNAL_ERROR,
+        Reason.ARCHIVED_COPY,
+    }
 )
 
 

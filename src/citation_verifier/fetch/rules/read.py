@@ -151,7 +151,8 @@ class ReadPage:
         """The backend's readable Markdown; its whole-page version when that is thin (fetched
         the same way, rendered or not). Returns the rid of the page whose text is used."""
         assert page.markdown is not None
-        if extract.visible_chars(page.markdown) >= self._settings.readability_min_chars:
-            return page.markdown, "", False, page.rid
+        text = extract.page_text(page.markdown)  # the backend's Markdown, as the page's text
+        if extract.visible_chars(text) >= self._settings.readability_min_chars:
+            return text, "", False, page.rid
         full = await self._fetch(state, readability=False, render=page.rendered)
-        return full.markdown or "", "", True, full.rid
+        return extract.page_text(full.markdown or ""), "", True, full.rid

@@ -1,0 +1,188 @@
+"""Long claims, judged part by part (``PartsJudge``, around every provider's judge).
+
+A claim longer than ``PART_CHARS`` is split into parts: its sentences, and a sentence still
+longer than that at clause breaks (``;`` ``:`` ``,``), then between words. A fragment shorter
+than ``MIN_PART_CHARS`` ("Dr.", "U.S.") joins the part after it (the last one joins the part
+before). Every part is a slice of the claim. Each part is judged by the inner judge against the
+passages most relevant to that part (the verifier retrieves a long claim's passages part by part,
+:func:`part_passages`), and the parts' judgements combine:
+
+- any part contradicted → contradicted, with the quote of the most confident contradicted part;
+- every part supported → supported, with the quote and confidence of the least confident part;
+- otherwise not_found (confidence: the most confident not_found part's);
+- any part the judge failed on (``judge_error``) → the claim's judgement is that failure.
+
+A claim within ``PART_CHARS`` is one part and goes to the inner judge as it is.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+
+from citation_verifier.judge.base import Judge, Judgement
+from citation_verifier.judge.usage import JudgeUsage
+from citation_verifier.models import Label, Reason
+from citation_verifier.passages import Passage
+from citation_verifier.retrieve import Embedder, top_passages
+from citation_verifier.reuse.embeddings import CachingEmbedder
+from citation_verifier.settings import Retrieval
+
+# The checker reads at most 320 word pieces of (claim, passage); a claim of 500 characters
+# (about 110 pieces) leaves a 200-word passage most of its room. Claims up to this length are
+# judged whole, as before parts existed.
+PART_CHARS = 500
+MIN_PART_CHARS = 25
+
+_SENTENCE_BREAK = re.compile(r"(?<=[.!?…])[\"'”’)\]]*\s+|\n+")
+_CLAUSE_BREAKS = (re.compile(r"(?<=[;:])\s+"), re.compile(r"(?<=,)\s+"), re.compile(r"\s+"))
+
+Retriever = Callable[[str, Sequence[Passage]], list[Passage]]
+"""``retrieve(part, passages)``: the passages most relevant to one part, best first."""
+
+
+def part_retriever(embedder: Embedder, k: int, retrieval: Retrieval) -> Retriever:
+    """``top_passages`` with ``k`` and ``retrieval``, through an embedder that remembers vectors
+    for as long as the retriever lives: a passage ranked for many parts is embedded once."""
+    cached = CachingEmbedder(embedder, capacity=4096)
+    return lambda claim, passages: top_passages(claim, passages, cached, k, retrieval)
+
+
+def _spans(text: str, start: int, end: int, pattern: re.Pattern[str]) -> list[tuple[int, int]]:
+    """(start, end) of the pieces of ``text[start:end]`` between matches of ``pattern``."""
+    spans, at = [], start
+    for match in pattern.finditer(text, start, end):
+        spans.append((at, match.start()))
+        at = match.end()
+    spans.append((at, end))
+    return [(a, b) for a, b in spans if text[a:b].strip()]
+
+
+def _pack(text: str, start: int, end: int, limit: int, level: int) -> list[tuple[int, int]]:
+    """``text[start:end]`` as consecutive spans of at most ``limit`` characters, broken at the
+    coarsest clause break that makes them fit (a single word longer than ``limit`` is cut)."""
+    if end - start <= limit:
+        return [(start, end)]
+    if level == len(_CLAUSE_BREAKS):
+        return [(a, min(a + limit, end)) for a in range(start, end, limit)]
+    pieces = _spans(text, start, end, _CLAUSE_BREAKS[level])
+    if len(pieces) < 2:
+        return _pack(text, start, end, limit, level + 1)
+    out: list[tuple[int, int]] = []
+    for a, b in pieces:
+        if out and b - out[-1][0] <= limit:
+            out[-1] = (out[-1][0], b)  # the break's own text stays inside the joined span
+        elif b - a <= limit:
+            out.append((a, b))
+        else:
+            out.extend(_pack(text, a, b, limit, level + 1))
+    return out
+
+
+def claim_parts(claim: str, limit: int = PART_CHARS) -> list[str]:
+    """The parts ``claim`` is judged in (see module docstring): ``[claim]`` when it fits
+    ``limit`` characters; otherwise its sentences (and clause parts), each a slice of it."""
+    text = claim.strip()
+    if len(text) <= limit:
+        return [text] if text else []
+    spans: list[tuple[int, int]] = []
+    for a, b in _spans(text, 0, len(text), _SENTENCE_BREAK):
+        spans.extend(_pack(text, a, b, limit, 0))
+    merged: list[tuple[int, int]] = []
+    short = None  # a fragment waiting to join the next part
+    for a, b in spans:
+        a = short if short is not None else a
+        short = a if b - a < MIN_PART_CHARS else None
+        if short is None:
+            merged.append((a, b))
+    if short is not None:
+        if merged:
+            merged[-1] = (merged[-1][0], len(text))
+        else:
+            merged.append((short, len(text)))
+    return [text[a:b].strip() for a, b in merged]
+
+
+def part_passages(claim: str, passages: Sequence[Passage], retrieve: Retriever) -> list[Passage]:
+    """The passages a claim is judged on: ``retrieve``'s for a claim of one part; for a long
+    claim, the union of every part's (each passage once, in the order first retrieved)."""
+    parts = claim_parts(claim)
+    if len(parts) <= 1:
+        return retrieve(claim, passages)
+    seen: dict[tuple[int, int], Passage] = {}
+    for part in parts:
+        for passage in retrieve(part, passages):
+            seen.setdefault((passage.start, passage.end), passage)
+    return list(seen.values())
+
+
+def _usage(judgements: Sequence[Judgement]) -> JudgeUsage | None:
+    usages = [j.usage for j in judgements if j.usage is not None]
+    if not usages:
+        return None
+    costs = [u.cost_usd for u in usages]
+    return JudgeUsage(
+        calls=sum(u.calls for u in usages),
+        input_tokens=sum(u.input_tokens for u in usages),
+        output_tokens=sum(u.output_tokens for u in usages),
+        cost_usd=None if None in costs else sum(c for c in costs if c is not None),
+    )
+
+
+def combine(parts: Sequence[str], judgements: Sequence[Judgement]) -> Judgement:
+    """One judgement for the claim from its parts' (the rule in the module docstring); its
+    ``detail`` says how the parts went and which part decided."""
+    by_label = {label: [i for i, j in enumerate(judgements) if j.label == label] for label in Label}
+    errors = [i for i, j in enumerate(judgements) if j.reason == Reason.JUDGE_ERROR]
+    if errors:
+        chosen = errors[0]
+    elif by_label[Label.CONTRADICTED]:
+        chosen = max(by_label[Label.CONTRADICTED], key=lambda i: judgements[i].confidence)
+    elif len(by_label[Label.SUPPORTED]) == len(judgements):
+        chosen = min(by_label[Label.SUPPORTED], key=lambda i: judgements[i].confidence)
+    else:
+        chosen = max(by_label[Label.NOT_FOUND], key=lambda i: judgements[i].confidence)
+    counts = ", ".join(
+        f"{len(by_label[label])} {label.value}"
+        for label in (Label.SUPPORTED, Label.CONTRADICTED, Label.NOT_FOUND)
+    )
+    excerpt = parts[chosen] if len(parts[chosen]) <= 80 else parts[chosen][:77] + "…"
+    note = f"claim judged in {len(parts)} parts ({counts}); part {chosen + 1} decided: {excerpt}"
+    inner = judgements[chosen]
+    return replace(
+        inner,
+        detail=note if inner.detail is None else f"{note}; {inner.detail}",
+        usage=_usage(judgements),
+    )
+
+
+class PartsJudge:
+    """Judges a long claim part by part with ``inner`` (see module docstring)."""
+
+    def __init__(self, inner: Judge, embedder: Embedder, *, k: int, retrieval: Retrieval) -> None:
+        """Each part is judged on the ``k`` passages handed over that ``retrieval`` (with
+        ``embedder``) ranks highest for it, as the verifier ranks a page's for a claim."""
+        self._inner = inner
+        self._embedder = embedder
+        self.k = k
+        self.retrieval = retrieval
+
+    @property
+    def name(self) -> str:
+        """The inner judge's name: parts change how a claim is read, not who judges it."""
+        return self._inner.name
+
+    async def judge(self, claim: str, passages: Sequence[Passage]) -> Judgement:
+        """The inner judge's judgement of ``claim``, or of each of its parts combined."""
+        parts = claim_parts(claim)
+        if len(parts) <= 1:
+            return await self._inner.judge(claim, passages)
+        distinct = list(dict.fromkeys(parts))  # a part said twice is judged once
+        retrieve = part_retriever(self._embedder, self.k, self.retrieval)
+        chosen = await asyncio.to_thread(lambda: [retrieve(part, passages) for part in distinct])
+        judged = await asyncio.gather(
+            *(self._inner.judge(part, own) for part, own in zip(distinct, chosen, strict=True))
+        )
+        return combine(distinct, judged)
