@@ -72,7 +72,7 @@ def _j(label: Label, confidence: float, quote: str | None = None, **extra: objec
     return Judgement(label, quote, confidence, **extra)  # type: ignore[arg-type]
 
 
-PARTS = ["part one", "part two", "part three"]
+PARTS = ["The bridge opened in 1932.", "The tower is 120 metres tall.", "The river floods."]
 
 
 def test_any_part_contradicted_makes_the_claim_contradicted_with_its_quote() -> None:
@@ -80,16 +80,28 @@ def test_any_part_contradicted_makes_the_claim_contradicted_with_its_quote() -> 
         PARTS,
         [
             _j(Label.SUPPORTED, 0.9, "a"),
-            _j(Label.CONTRADICTED, 0.6, "b"),
-            _j(Label.CONTRADICTED, 0.8, "c"),
+            _j(Label.CONTRADICTED, 0.6, "The tower is 90 metres tall."),
+            _j(Label.CONTRADICTED, 0.8, "The river never floods."),
         ],
     )
     assert (judged.label, judged.evidence_quote, judged.confidence) == (
         Label.CONTRADICTED,
-        "c",
+        "The river never floods.",
         0.8,
     )
     assert judged.detail is not None and "3 parts" in judged.detail and "part 3" in judged.detail
+
+
+def test_a_part_contradicted_by_a_sentence_about_another_fact_is_not_a_contradiction() -> None:
+    judged = combine(
+        PARTS,
+        [
+            _j(Label.SUPPORTED, 0.9, "The bridge opened in 1932."),
+            _j(Label.CONTRADICTED, 0.7, "Parking is free on Sundays."),
+            _j(Label.SUPPORTED, 0.8, "The river floods."),
+        ],
+    )
+    assert judged.label == Label.NOT_FOUND and judged.evidence_quote is None
 
 
 def test_every_part_supported_quotes_the_least_confident_part() -> None:

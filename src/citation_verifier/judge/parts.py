@@ -8,6 +8,9 @@ passages most relevant to that part (the verifier retrieves a long claim's passa
 :func:`part_passages`), and the parts' judgements combine:
 
 - any part contradicted → contradicted, with the quote of the most confident contradicted part;
+  a part counts as contradicted only when its quote holds at least ``CONTRADICTION_COVERAGE``
+  of the part's content words (a long claim's many parts each meet passages about the other
+  parts; a sentence about another fact does not contradict this one);
 - every part supported → supported, with the quote and confidence of the least confident part;
 - otherwise not_found (confidence: the most confident not_found part's);
 - any part the judge failed on (``judge_error``) → the claim's judgement is that failure.
@@ -29,12 +32,14 @@ from citation_verifier.passages import Passage
 from citation_verifier.retrieve import Embedder, top_passages
 from citation_verifier.reuse.embeddings import CachingEmbedder
 from citation_verifier.settings import Retrieval
+from citation_verifier.terms import analyse, coverage
 
 # The checker reads at most 320 word pieces of (claim, passage); a claim of 500 characters
 # (about 110 pieces) leaves a 200-word passage most of its room. Claims up to this length are
 # judged whole, as before parts existed.
 PART_CHARS = 500
 MIN_PART_CHARS = 25
+CONTRADICTION_COVERAGE = 0.5
 
 _SENTENCE_BREAK = re.compile(r"(?<=[.!?…])[\"'”’)\]]*\s+|\n+")
 _CLAUSE_BREAKS = (re.compile(r"(?<=[;:])\s+"), re.compile(r"(?<=,)\s+"), re.compile(r"\s+"))
@@ -131,9 +136,21 @@ def _usage(judgements: Sequence[Judgement]) -> JudgeUsage | None:
     )
 
 
+def _about_its_part(part: str, judgement: Judgement) -> Judgement:
+    """A contradicted part's judgement as it is when its quote is about the part; else
+    not_found (the quote is about another fact)."""
+    if judgement.label != Label.CONTRADICTED:
+        return judgement
+    held = coverage(analyse(part), analyse(judgement.evidence_quote or ""))
+    if held >= CONTRADICTION_COVERAGE:
+        return judgement
+    return replace(judgement, label=Label.NOT_FOUND, evidence_quote=None)
+
+
 def combine(parts: Sequence[str], judgements: Sequence[Judgement]) -> Judgement:
     """One judgement for the claim from its parts' (the rule in the module docstring); its
     ``detail`` says how the parts went and which part decided."""
+    judgements = [_about_its_part(p, j) for p, j in zip(parts, judgements, strict=True)]
     by_label = {label: [i for i, j in enumerate(judgements) if j.label == label] for label in Label}
     errors = [i for i, j in enumerate(judgements) if j.reason == Reason.JUDGE_ERROR]
     if errors:
