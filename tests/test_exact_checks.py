@@ -182,3 +182,17 @@ async def test_the_sentence_itself_is_supported_with_that_sentence(
     verdict = (await verify(claim, [site.url("/myths")], settings)).citations[0]
     assert verdict.label == Label.SUPPORTED, verdict
     assert verdict.evidence_quote is not None and "Humans cannot" in verdict.evidence_quote
+
+
+def test_exact_checks_can_be_turned_off_by_setting() -> None:
+    from citation_verifier.judge.providers import checker_judge
+    from citation_verifier.passages import split_passages
+
+    page = "The summit of Mount Everest stands 8,849 metres above sea level."
+    claim = "Mount Everest is 9,100 metres tall."
+    on = checker_judge(Settings()).judge_sync(claim, split_passages(page))
+    off = checker_judge(Settings(checker_exact_checks=False)).judge_sync(
+        claim, split_passages(page)
+    )
+    assert on.detail == "exact check: number_conflict" and on.label == Label.CONTRADICTED
+    assert off.detail is None

@@ -107,6 +107,11 @@ class Settings(BaseSettings):
         le=1,
         description="Claim-term coverage a chunk needs before it may contradict the claim.",
     )
+    checker_exact_checks: bool = Field(
+        default=True,
+        description="Let the checker's exact checks (numbers, polarity, roles, verbatim "
+        "sentences; docs/BEHAVIOUR.md) overrule the model where they are exact.",
+    )
     checker_second_opinion: Literal["none", "local", "provider"] = Field(
         default="none",
         description="Who decides where the checker is unsure: none (the checker alone), local (the "

@@ -80,6 +80,7 @@ def checker_judge(settings: Settings) -> CheckerJudge:
             contradict=settings.checker_contradict_threshold,
             relevance=settings.checker_relevance_threshold,
         ),
+        exact_checks=settings.checker_exact_checks,
     )
 
 
