@@ -201,7 +201,8 @@ def quantities(text: str) -> list[Quantity]:
             raw.isdigit() and len(raw) == 4 and 1000 <= number <= 2100 and not m.group("scale")
         )
         kind = "year" if is_year and unit is None else "number"
-        found.append(Quantity(kind, _format(number), unit, m.start(), m.end()))
+        end = m.end() if unit else m.end("scale") if m.group("scale") else m.end("value")
+        found.append(Quantity(kind, _format(number), unit, m.start(), end))
     return sorted(found, key=lambda q: q.start)
 
 

@@ -41,6 +41,9 @@ _NEGATIVE = re.compile(
 )
 _PASSIVE = re.compile(r"\bby\b", re.I)
 _FRONTED = re.compile(r"^\s*(?:\S+\s+){0,4}\S+,\s+")
+_ALTERNATIVE = re.compile(r"^\s*(?:or|to|and|-|–|—)\s*$", re.I)
+# How many words after a negation it reaches.
+NEGATION_SCOPE = 4
 # Aligned: the sentence holds at least this share of the claim's content words.
 ALIGNED = 0.6
 POLARITY_ALIGNED = 0.75
@@ -71,9 +74,23 @@ def negations(text: str) -> int:
     return len(_NEGATIVE.findall(text))
 
 
+def negated_words(text: str) -> set[str]:
+    """The content words (stemmed) in the scope of a negation: the next ``NEGATION_SCOPE``
+    words after each negating word or phrase ("does not *prevent the common cold*")."""
+    out: set[str] = set()
+    for match in _NEGATIVE.finditer(text):
+        following = " ".join(text[match.end() :].split()[:NEGATION_SCOPE])
+        out.update(content_sequence(following))
+    return out
+
+
 def opposite_polarity(claim: str, sentence: str) -> bool:
-    """One of the two is negated and the other is not (an odd difference of negations)."""
-    return (negations(claim) - negations(sentence)) % 2 == 1
+    """A content word both state is negated in one and not in the other ("prevents the cold"
+    against "does not prevent the cold"). A negation about something else in the sentence
+    ("Illinois-born Heston was not a Broadway actor" against "Heston was born in Illinois")
+    is no opposite."""
+    shared = set(content_sequence(claim)) & set(content_sequence(sentence))
+    return bool((negated_words(claim) ^ negated_words(sentence)) & shared)
 
 
 def _words(text: str) -> list[str]:
@@ -142,13 +159,24 @@ def _slot_conflict(
     return False
 
 
+def single_values(text: str) -> list[Quantity]:
+    """The text's quantities but those given as alternatives or a range ("in 1889 or 1890",
+    "43 to 44", "2–3", "between 10 and 20"): such a value is not stated on its own."""
+    found = quantities(text)
+    paired: set[int] = set()
+    for i in range(len(found) - 1):
+        if _ALTERNATIVE.match(text[found[i].end : found[i + 1].start]):
+            paired.update((i, i + 1))
+    return [q for i, q in enumerate(found) if i not in paired]
+
+
 class ExactChecks:
     """The rules above over one claim and its passages."""
 
     def __init__(self, claim: str, sentences: Sequence[Sentence]) -> None:
         self.claim = claim
         self.terms = analyse(claim)
-        self.quantities = quantities(claim)
+        self.quantities = single_values(claim)
         self.sentences = list(sentences)
         self._all_values = values([q for s in sentences for q in quantities(s.text)])
 
