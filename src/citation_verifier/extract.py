@@ -57,6 +57,18 @@ _DROP_TAGS = ("script", "style", "noscript", "template", "svg", "iframe", "objec
 _SPACES = re.compile(r"[^\S\n]+")
 _BLANK_LINES = re.compile(r"\n\s*\n+")
 _WHITESPACE = re.compile(r"\s+")
+# Characters XML (and so lxml) cannot hold: C0 controls but tab and newlines, lone surrogates,
+# U+FFFE/U+FFFF. A page can carry them literally or as references (``&#1;``); lxml parses both
+# into text it then refuses to take back, so they are dropped before any text is set.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+_NOT_XML_REFERENCE = re.compile(
+    r"&#(?:0*(?:[0-8]|1[1-2]|1[4-9]|2[0-9]|3[01])|[xX]0*(?:[0-8bBcCeEfF]|1[0-9a-fA-F]));?"
+)
+
+
+def xml_safe(html: str) -> str:
+    """``html`` without the characters XML cannot hold, literal or as references."""
+    return _NOT_XML_REFERENCE.sub("", _NOT_XML.sub("", html))
 
 
 def visible_chars(text: str) -> int:
@@ -103,7 +115,7 @@ def html_to_markdown(html: str, url: str | None = None) -> str:
     import trafilatura  # heavy import, deferred to first use
 
     text = trafilatura.extract(
-        html,
+        xml_safe(html),
         url=url,
         output_format="markdown",
         include_tables=True,
@@ -172,7 +184,7 @@ def page_text(markdown: str) -> str:
 
 def _parse_html(html: str) -> etree._Element | None:
     try:
-        return lxml.html.document_fromstring(html)
+        return lxml.html.document_fromstring(xml_safe(html))
     except (etree.ParserError, ValueError):
         return None
 
@@ -188,9 +200,10 @@ def html_to_full_text(html: str) -> str:
     for element in root.iter():
         if not isinstance(element.tag, str):
             continue
+        text, tail = _NOT_XML.sub("", element.text or ""), _NOT_XML.sub("", element.tail or "")
         if element.tag.lower() != "pre":  # source line breaks are spaces, except in <pre>
-            element.text = _WHITESPACE.sub(" ", element.text or "")
-        element.tail = _WHITESPACE.sub(" ", element.tail or "")
+            text = _WHITESPACE.sub(" ", text)
+        element.text, element.tail = text, _WHITESPACE.sub(" ", tail)
         if element.tag.lower() in _BLOCK_TAGS:
             element.text = "\n\n" + element.text
             element.tail = "\n\n" + element.tail

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from pydantic import TypeAdapter, ValidationError
+from pydantic import TypeAdapter
 from rich.console import Console
 from rich.progress import (
     BarColumn,
@@ -95,7 +95,7 @@ def _cited_at(value: str | None) -> datetime | None:
         return None
     try:
         return as_utc(TypeAdapter(datetime).validate_python(value))
-    except ValidationError:
+    except ValueError:  # a ValidationError, or a time UTC cannot hold
         raise fail(
             f"--cited-at: {value!r} is not a date (YYYY-MM-DD) or ISO date-time", ExitCode.INPUT
         ) from None

@@ -46,7 +46,8 @@ _NOT_GLOBAL_V4 = tuple(
 # (IETF protocol assignments incl. Teredo, documentation, SRv6 SIDs...).
 _GLOBAL_UNICAST_V6 = _V6("2000::/3")
 _NOT_GLOBAL_V6 = tuple(
-    _V6(net) for net in ("2001::/23", "2001:db8::/32", "3fff::/20", "5f00::/16", "2620:4f:8000::/48")
+    _V6(net)
+    for net in ("2001::/23", "2001:db8::/32", "3fff::/20", "5f00::/16", "2620:4f:8000::/48")
 )
 # Forms that carry an IPv4 address in their last 32 bits. The translators (NAT64 well-known
 # prefix, IPv4-mapped) reach the embedded address, so that address decides; the deprecated
