@@ -100,10 +100,13 @@ def make_archive(settings: Settings) -> ArchiveCopies:
 
 
 def make_judge(settings: Settings, embedder: Embedder) -> Judge:
-    """The judge chosen by ``JUDGE_PROVIDER``."""
+    """The judge chosen by ``JUDGE_PROVIDER``, every configured secret redacted from what it
+    says (providers echo keys in their errors)."""
     from citation_verifier.judge.providers import build_judge
+    from citation_verifier.judge.redacted import RedactedJudge
+    from citation_verifier.redaction import Redactor
 
-    return build_judge(settings, embedder)
+    return RedactedJudge(build_judge(settings, embedder), Redactor.from_settings(settings))
 
 
 class Verifier:
