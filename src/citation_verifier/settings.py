@@ -343,7 +343,9 @@ class Settings(BaseSettings):
 
     # --- HTTP service ---
     service_api_key: SecretStr | None = Field(
-        default=None, description="When set, POST /verify needs 'Authorization: Bearer <key>'."
+        default=None,
+        description="When set, POST /verify and /check-answer (and the MCP endpoint) need "
+        "'Authorization: Bearer <key>'. Blank is an error: unset it to run without a key.",
     )
     service_max_body_bytes: int = Field(default=64 * 1024, gt=0, description="Request body cap.")
     service_max_urls: int = Field(default=20, ge=1, description="Most URLs one request may cite.")
@@ -421,6 +423,15 @@ class Settings(BaseSettings):
     def _choice(cls, value: Any) -> Any:
         """Choices are case-insensitive and may carry stray spaces (``JUDGE_PROVIDER=OpenAI``)."""
         return value.strip().lower() if isinstance(value, str) else value
+
+    @field_validator("service_api_key")
+    @classmethod
+    def _service_api_key(cls, value: SecretStr | None) -> SecretStr | None:
+        """A blank key is a mistake (an empty secret in a deployment template), never a key
+        that an empty ``Authorization: Bearer`` could match, nor silently no key at all."""
+        if value is not None and not value.get_secret_value().strip():
+            raise ValueError("is blank: set a key, or unset it to run without one")
+        return value
 
     @field_validator("archive_url")
     @classmethod

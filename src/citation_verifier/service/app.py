@@ -37,7 +37,7 @@ from citation_verifier.service.limits import (
     claim_problem,
 )
 from citation_verifier.service.metrics import ServiceMetrics
-from citation_verifier.service.middleware import AccessLog, RequestLimits
+from citation_verifier.service.middleware import AccessLog, RequestLimits, bearer_matches
 from citation_verifier.service.state import ServiceState
 from citation_verifier.settings import Settings
 from citation_verifier.verifier import Verifier
@@ -45,6 +45,12 @@ from citation_verifier.verifier import Verifier
 _T = TypeVar("_T")
 
 WEB_DIR = Path(__file__).parent / "web"
+# What SERVICE_API_KEY protects: the work (it spends CPU, fetches and judge calls) and what
+# tells about traffic (metrics). Liveness, the web page and its assets, and the schema stay
+# open: probes and browsers load them before anyone can type a key, and they reveal nothing
+# about the configuration. /ready answers without the key but keeps its detail for callers
+# that send it (the detail names settings and the judge's last failure).
+PROTECTED_PATHS = ("/verify", "/check-answer", "/metrics")
 # The page loads only what the app serves: no CDN, no inline script.
 PAGE_CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -228,7 +234,7 @@ def create_app(settings: Settings | None = None, *, embedder: Embedder | None = 
         RequestLimits,
         max_body_bytes=settings.service_max_body_bytes,
         api_key=settings.service_api_key,
-        protected_paths=["/verify", "/check-answer"],
+        protected_paths=PROTECTED_PATHS,
     )
     app.add_middleware(AccessLog, metrics=metrics)
     app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
@@ -277,15 +283,18 @@ def create_app(settings: Settings | None = None, *, embedder: Embedder | None = 
         tags=["operations"],
         responses={503: {"model": Readiness, "description": "Not ready; detail says why."}},
     )
-    async def ready() -> Readiness | JSONResponse:
+    async def ready(request: Request) -> Readiness | JSONResponse:
         """Readiness: the model is loaded, the configured backends have their keys, and the
-        judge's last call did not fail (an unreachable provider is not ready)."""
+        judge's last call did not fail (an unreachable provider is not ready). With
+        SERVICE_API_KEY set, ``detail`` is given only to callers that send the key."""
+        key = settings.service_api_key
+        told = key is None or bearer_matches(request.headers.get("authorization"), key)
         if state.verifier is None:
-            body = Readiness(status="not_ready", detail=state.error)
+            body = Readiness(status="not_ready", detail=state.error if told else None)
             return JSONResponse(body.model_dump(), 503)
         if state.judge_failure is not None:
-            body = Readiness(status="not_ready", detail=f"judge failing: {state.judge_failure}")
-            return JSONResponse(body.model_dump(), 503)
+            detail = f"judge failing: {state.judge_failure}" if told else None
+            return JSONResponse(Readiness(status="not_ready", detail=detail).model_dump(), 503)
         return Readiness(status="ready")
 
     @app.get("/metrics", tags=["operations"], response_class=Response)
