@@ -11,12 +11,12 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from citation_verifier.batch.checkpoint import ResultRow
+from citation_verifier.batch.files import write_atomically
 from citation_verifier.batch.records import LineError
 from citation_verifier.batch.summary import AnswerRow, Summary
 
@@ -61,14 +61,6 @@ def _cell(value: Any) -> Any:
     if isinstance(value, list | dict):
         return json.dumps(value, ensure_ascii=False)
     return value
-
-
-def _write_atomically(path: Path, text: str) -> None:
-    # A report is either the old one or the new one, never half of each.
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(path.name + ".tmp")
-    temporary.write_text(text, encoding="utf-8", newline="")
-    os.replace(temporary, path)
 
 
 def csv_text(rows: Sequence[ResultRow]) -> str:
@@ -147,16 +139,16 @@ def write_report(
 ) -> None:
     """Write the report in ``fmt`` (``csv`` or ``json``)."""
     if fmt == "csv":
-        _write_atomically(path, csv_text(rows))
+        write_atomically(path, csv_text(rows))
     elif fmt == "json":
-        _write_atomically(path, json_text(rows, summary, answers))
+        write_atomically(path, json_text(rows, summary, answers))
     else:
         raise ValueError(f"unknown report format {fmt!r}; expected csv or json")
 
 
 def write_statements(path: Path, answers: Sequence[AnswerRow]) -> None:
     """The per-statement CSV of the answer records."""
-    _write_atomically(path, statements_csv_text(answers))
+    write_atomically(path, statements_csv_text(answers))
 
 
 def write_errors(path: Path, errors: Sequence[LineError]) -> None:
@@ -165,4 +157,4 @@ def write_errors(path: Path, errors: Sequence[LineError]) -> None:
         json.dumps({"line": e.line, "error": e.error, "id": e.record_id}, ensure_ascii=False) + "\n"
         for e in errors
     ]
-    _write_atomically(path, "".join(lines))
+    write_atomically(path, "".join(lines))
