@@ -19,6 +19,7 @@ from citation_verifier.batch.checkpoint import ResultRow
 from citation_verifier.batch.files import write_atomically
 from citation_verifier.batch.records import LineError
 from citation_verifier.batch.summary import AnswerRow, Summary
+from citation_verifier.spreadsheet import safe_cell
 
 LEADING_COLUMNS = (
     "id",
@@ -59,8 +60,8 @@ def _cell(value: Any) -> Any:
     if value is None:
         return ""
     if isinstance(value, list | dict):
-        return json.dumps(value, ensure_ascii=False)
-    return value
+        return safe_cell(json.dumps(value, ensure_ascii=False))
+    return safe_cell(value)
 
 
 def csv_text(rows: Sequence[ResultRow]) -> str:
@@ -115,16 +116,16 @@ def statements_csv_text(answers: Sequence[AnswerRow]) -> str:
         for position, statement in enumerate(answer.result.statements):
             writer.writerow(
                 [
-                    answer.id,
+                    _cell(answer.id),
                     position,
-                    statement.text,
-                    statement.claim,
+                    _cell(statement.text),
+                    _cell(statement.claim),
                     statement.overall.value,
                     len(statement.citations),
                     sum(c.label == "supported" for c in statement.citations),
                     _cell([c.url for c in statement.citations]),
                     _cell(statement.problems),
-                    "" if precision is None else precision,
+                    _cell(precision),
                 ]
             )
     return buffer.getvalue()
