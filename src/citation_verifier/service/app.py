@@ -10,6 +10,7 @@ missing its key (the message names the variable, never its value).
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
@@ -375,19 +376,19 @@ def create_app(settings: Settings | None = None, *, embedder: Embedder | None = 
         problem = answer_length_problem(body.answer, settings)
         if problem is not None:
             return _invalid(*problem)
-        statements = parse_answer(body.answer, body.citation_urls())
-        problem = answer_urls_problem(statements, settings)
-        if problem is not None:
-            return _invalid(*problem)
-        result = await admitted(
-            "check_answer",
-            lambda verifier: check_statements(
-                verifier,
-                statements,
-                cited_at=body.cited_at,
-                compare_archive=body.compare_archive,
-            ),
-        )
+
+        async def check(verifier: Verifier) -> AnswerResult | JSONResponse:
+            # Parsed in a slot and off the event loop: a flood of long answers waits for
+            # admission (or gets 429) instead of stalling /health.
+            statements = await asyncio.to_thread(parse_answer, body.answer, body.citation_urls())
+            problem = answer_urls_problem(statements, settings)
+            if problem is not None:
+                return _invalid(*problem)
+            return await check_statements(
+                verifier, statements, cited_at=body.cited_at, compare_archive=body.compare_archive
+            )
+
+        result = await admitted("check_answer", check)
         if isinstance(result, JSONResponse):
             return result
         metrics.record_answer(result)
