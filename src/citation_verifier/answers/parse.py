@@ -95,6 +95,9 @@ _INLINE = re.compile(
     # "[^…]*X[^…]*" instead, it took quadratic time on "[" and a long unclosed text.
     r"|(?P<reference>\[(?=[^\[\]]*[^\d\[\],\s–-])(?P<ref_text>[^\[\]]*)\]\[(?P<ref>\^?[^\[\]\s]+)\])"
     r"|(?P<footnote>\[\^(?P<note>[^\[\]\s]+)\])"
+    # A link to a page of the answer's own site ("[text](/path)", "[text](#part)"): its text
+    # is the sentence's, its target cites nothing.
+    r"|(?P<local_link>\[(?P<local_text>[^\[\]]*)\]\([^()\s]*\))"
     r"|(?P<numbers>\[(?P<list>\d{1,3}(?:\s*[-–,]\s*\d{1,3})*)\])"
     rf"|(?P<autolink><(?P<auto_url>{_URL})>)"
     rf"|(?P<paren>\(\s*(?:(?:sources?|see|via|from|ref)\s*:?\s*)?(?P<paren_url>{_URL})\s*\))"
@@ -320,6 +323,12 @@ def _skeleton(raw: str) -> _Block:
             block.spans[-len(match["ref_text"])] = (start, start + 2)
             block.cites.append(_Cite(match["reference"], keys=[match["ref"]]))
             block.add(CITE, start, end)
+        elif match["local_link"]:
+            text = match["local_text"]
+            if text:  # the text as written keeps the brackets and target around its words
+                block.add(text, start + 1)
+                block.spans[-len(text)] = (start, block.spans[-len(text)][1])
+                block.spans[-1] = (block.spans[-1][0], end)
         elif match["footnote"]:
             block.cites.append(_Cite(match["footnote"], keys=["^" + match["note"]]))
             block.add(CITE, start, end)
