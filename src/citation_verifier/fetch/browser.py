@@ -30,6 +30,7 @@ from urllib.parse import urljoin, urlsplit
 import httpx
 
 from citation_verifier.fetch.base import FetchedPage, FetchFailed
+from citation_verifier.fetch.body import ACCEPT_ENCODING, read_capped
 from citation_verifier.fetch.ssrf import pinned_request, resolve_allowed
 from citation_verifier.models import Reason
 from citation_verifier.settings import Settings
@@ -129,6 +130,7 @@ class BrowserRenderer:
             follow_redirects=False,
             trust_env=False,
             timeout=httpx.Timeout(settings.fetch_timeout_s, connect=settings.connect_timeout_s),
+            headers={"Accept-Encoding": ACCEPT_ENCODING},
         )
         self.launches = 0
         """How many times a browser process was started (tests assert static pages start none)."""
@@ -380,19 +382,16 @@ class BrowserRenderer:
         )
         request.extensions.update(extensions)
         response = await self._client.send(request, stream=True)
+        limit = min(state.budget, self._settings.max_body_bytes)
         try:
-            limit = min(state.budget, self._settings.max_body_bytes)
-            chunks: list[bytes] = []
-            size = 0
-            async for chunk in response.aiter_bytes():
-                size += len(chunk)
-                if size > limit:
-                    state.over_budget = state.over_budget or size > state.budget
-                    raise FetchFailed(Reason.TOO_LARGE, f"response exceeds {limit} bytes")
-                chunks.append(chunk)
+            body = await read_capped(response, limit)
+        except FetchFailed as failure:
+            if failure.reason == Reason.TOO_LARGE and limit == state.budget:
+                state.over_budget = True  # the page's own budget ran out, not this response's
+            raise
         finally:
             await response.aclose()
-        state.budget -= size
+        state.budget -= len(body)
         merged: dict[str, str] = {}
         for name, value in response.headers.multi_items():
             name = name.lower()
@@ -401,7 +400,7 @@ class BrowserRenderer:
             # Playwright splits a joined Set-Cookie on newlines; other headers join with commas.
             joiner = "\n" if name == "set-cookie" else ", "
             merged[name] = f"{merged[name]}{joiner}{value}" if name in merged else value
-        return response.status_code, merged, b"".join(chunks)
+        return response.status_code, merged, body
 
 
 async def _refuse_websocket(ws: WebSocketRoute) -> None:

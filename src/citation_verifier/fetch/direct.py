@@ -11,6 +11,7 @@ from urllib.parse import urljoin, urlsplit
 import httpx
 
 from citation_verifier.fetch.base import FetchedPage, FetchFailed
+from citation_verifier.fetch.body import ACCEPT_ENCODING, read_capped
 from citation_verifier.fetch.ssrf import pinned_request, resolve_allowed
 from citation_verifier.models import Reason
 from citation_verifier.settings import Settings
@@ -41,7 +42,11 @@ class DirectFetcher:
             follow_redirects=False,
             trust_env=False,  # never route through an environment proxy we did not vet
             timeout=httpx.Timeout(settings.fetch_timeout_s, connect=settings.connect_timeout_s),
-            headers={"User-Agent": settings.user_agent, "Accept": _ACCEPT},
+            headers={
+                "User-Agent": settings.user_agent,
+                "Accept": _ACCEPT,
+                "Accept-Encoding": ACCEPT_ENCODING,
+            },
         )
         self._can_render: bool | None = None
         self.renderer: BrowserRenderer | None = None
@@ -151,7 +156,7 @@ class DirectFetcher:
                             final_url=current,
                         )
                     continue
-                body = await self._read_capped(response)
+                body = await read_capped(response, self._settings.max_body_bytes)
             finally:
                 await response.aclose()
             content_type, charset = _parse_content_type(response.headers.get("content-type"))
@@ -169,17 +174,3 @@ class DirectFetcher:
             f"more than {self._settings.max_redirects} redirects",
             final_url=current,
         )
-
-    async def _read_capped(self, response: httpx.Response) -> bytes:
-        limit = self._settings.max_body_bytes
-        declared = response.headers.get("content-length", "")
-        if declared.isdigit() and int(declared) > limit:
-            raise FetchFailed(Reason.TOO_LARGE, f"body of {declared} bytes exceeds {limit} bytes")
-        chunks: list[bytes] = []
-        size = 0
-        async for chunk in response.aiter_bytes():  # decoded bytes: caps decompression bombs too
-            size += len(chunk)
-            if size > limit:
-                raise FetchFailed(Reason.TOO_LARGE, f"body exceeds {limit} bytes")
-            chunks.append(chunk)
-        return b"".join(chunks)
