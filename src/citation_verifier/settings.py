@@ -334,6 +334,16 @@ class Settings(BaseSettings):
     render_max_bytes: int = Field(
         default=25 * 1024 * 1024, gt=0, description="Bytes one rendered page may load in all."
     )
+    render_max_requests: int = Field(
+        default=200,
+        ge=1,
+        description="Requests one rendered page may make in all; further ones are refused.",
+    )
+    render_request_concurrency: int = Field(
+        default=8,
+        ge=1,
+        description="Requests of one rendered page forwarded at once; the rest wait their turn.",
+    )
     render_notice_max_chars: int = Field(
         default=1000,
         ge=0,
