@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import time
 from codecs import lookup
 
 import lxml.html
@@ -221,9 +222,11 @@ def html_title(html: str) -> str:
     return _SPACES.sub(" ", title.text_content()).strip() if title is not None else ""
 
 
-def pdf_to_text(body: bytes) -> str:
-    """Text of every page of a PDF, pages separated by blank lines; empty when the PDF has no
-    extractable text (scanned images) or cannot be opened."""
+def pdf_to_text(body: bytes, max_pages: int | None = None, deadline: float | None = None) -> str:
+    """Text of the pages of a PDF, separated by blank lines: every page, or the first
+    ``max_pages``, or those read before ``time.monotonic()`` passes ``deadline`` (a page costs
+    what its content streams cost, and 500 pages can share one of 4 MB). Empty when the PDF
+    has no extractable text (scanned images) or cannot be opened."""
     import pypdfium2 as pdfium
 
     try:
@@ -232,7 +235,10 @@ def pdf_to_text(body: bytes) -> str:
         return ""
     try:
         pages: list[str] = []
-        for index in range(len(document)):
+        count = len(document) if max_pages is None else min(len(document), max_pages)
+        for index in range(count):
+            if deadline is not None and time.monotonic() > deadline:
+                break
             page = document[index]
             textpage = page.get_textpage()
             pages.append(textpage.get_text_range().replace("\r\n", "\n").strip())

@@ -53,6 +53,20 @@ class Settings(BaseSettings):
     fetch_concurrency: int = Field(default=8, ge=1, description="Parallel fetches per process.")
 
     # --- extraction and page rules ---
+    extract_timeout_s: float = Field(
+        default=10.0,
+        gt=0,
+        description="Longest text extraction of one page: a PDF stops there with the pages read "
+        "so far; any other page not read by then is a timeout.",
+    )
+    pdf_max_pages: int = Field(
+        default=300, ge=1, description="PDF pages whose text is extracted; later pages are not."
+    )
+    extract_workers: int = Field(
+        default=2,
+        ge=1,
+        description="Threads that extract page text, apart from those that resolve host names.",
+    )
     readability_min_chars: int = Field(
         default=200, ge=0, description="Readable text below this many non-whitespace chars is thin."
     )
@@ -65,6 +79,12 @@ class Settings(BaseSettings):
         default=200,
         ge=1,
         description="Paragraphs are packed into passages of at most this many words.",
+    )
+    max_passages_embedded: int = Field(
+        default=256,
+        ge=1,
+        description="Passages of one page ranked by embedding; a longer page's are first "
+        "narrowed to this many by BM25.",
     )
     top_k: int = Field(
         default=3, ge=1, description="Passages (most relevant to the claim) the judge reads."

@@ -33,6 +33,7 @@ from citation_verifier.retrieve import Embedder, MiniLMEmbedder, top_passages
 from citation_verifier.reuse.pages import PageCache
 from citation_verifier.reuse.verdicts import VerdictCache, judge_fingerprint, verdict_key
 from citation_verifier.settings import Settings
+from citation_verifier.workers import one_at_a_time
 
 Progress = Callable[[int, int, str], Awaitable[None]]
 """``progress(done, total, message)``: told of each step of a verification as it finishes."""
@@ -178,7 +179,8 @@ class Verifier:
             await report.step(f"judged {url}: {verdict.label.value}")
             return verdict
 
-        citations = await asyncio.gather(*(one(url) for url in request.urls))
+        async with one_at_a_time():  # this claim's pages are extracted one at a time
+            citations = await asyncio.gather(*(one(url) for url in request.urls))
         return VerifyResult(
             claim=request.claim,
             overall=aggregate(c.label for c in citations),
@@ -312,6 +314,7 @@ class Verifier:
             self.embedder,
             self.settings.top_k,
             self.settings.retrieval,
+            self.settings.max_passages_embedded,
         )
 
     async def _judge_passages(
