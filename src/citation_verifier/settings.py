@@ -377,6 +377,11 @@ class Settings(BaseSettings):
         description="When set, POST /verify and /check-answer (and the MCP endpoint) need "
         "'Authorization: Bearer <key>'. Blank is an error: unset it to run without a key.",
     )
+    service_allowed_hosts: Annotated[list[str], NoDecode] = Field(
+        default_factory=list,
+        description='Host names the service answers, as a JSON list ("*": any); default: '
+        "the loopback names when it listens on loopback, any name otherwise (421 for others).",
+    )
     service_max_body_bytes: int = Field(default=64 * 1024, gt=0, description="Request body cap.")
     service_max_urls: int = Field(default=20, ge=1, description="Most URLs one request may cite.")
     service_max_claim_chars: int = Field(default=2000, ge=1, description="Longest claim accepted.")
@@ -472,7 +477,7 @@ class Settings(BaseSettings):
             raise ValueError("must be an http(s) URL, e.g. https://archive.org")
         return value.strip()
 
-    @field_validator("private_allowlist", "judge_prices", mode="before")
+    @field_validator("private_allowlist", "judge_prices", "service_allowed_hosts", mode="before")
     @classmethod
     def _json(cls, value: Any) -> Any:
         """List and mapping settings are JSON in the environment; a value that is not JSON is a

@@ -32,6 +32,7 @@ from citation_verifier.errors import ConfigurationError, error_text
 from citation_verifier.models import VerifyRequest, VerifyResult
 from citation_verifier.retrieve import Embedder
 from citation_verifier.service.admission import Admission, Overloaded
+from citation_verifier.service.hosts import HostCheck, allowed_hosts
 from citation_verifier.service.limits import (
     answer_length_problem,
     answer_urls_problem,
@@ -200,9 +201,16 @@ def _field_errors(error: RequestValidationError) -> list[dict[str, str]]:
     return out
 
 
-def create_app(settings: Settings | None = None, *, embedder: Embedder | None = None) -> FastAPI:
+def create_app(
+    settings: Settings | None = None,
+    *,
+    embedder: Embedder | None = None,
+    listen_host: str = "127.0.0.1",
+) -> FastAPI:
     """The service for ``settings`` (read from the environment when None). ``embedder`` lets
-    a caller share an already loaded model; by default the app loads its own at startup."""
+    a caller share an already loaded model; by default the app loads its own at startup.
+    ``listen_host`` is where it is served: on loopback it answers loopback ``Host`` names only
+    (DNS rebinding), unless SERVICE_ALLOWED_HOSTS says otherwise."""
     settings = settings or Settings()
     metrics = ServiceMetrics()
     state = ServiceState(settings, metrics, embedder)
@@ -237,6 +245,9 @@ def create_app(settings: Settings | None = None, *, embedder: Embedder | None = 
         api_key=settings.service_api_key,
         protected_paths=PROTECTED_PATHS,
     )
+    hosts = allowed_hosts(listen_host, settings.service_allowed_hosts)
+    if hosts is not None:
+        app.add_middleware(HostCheck, allowed=hosts)
     app.add_middleware(AccessLog, metrics=metrics)
     app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
 
