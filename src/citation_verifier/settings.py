@@ -81,7 +81,7 @@ class Settings(BaseSettings):
         description="Paragraphs are packed into passages of at most this many words.",
     )
     max_passages_embedded: int = Field(
-        default=256,
+        default=128,
         ge=1,
         description="Passages of one page ranked by embedding; a longer page's are first "
         "narrowed to this many by BM25.",

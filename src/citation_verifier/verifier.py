@@ -306,16 +306,21 @@ class Verifier:
         return verdict.model_copy(update=update), shown
 
     async def _retrieve(self, claim: str, document: Document) -> list[Passage]:
-        passages = split_passages(document.text, self.settings.passage_max_words)
-        return await asyncio.to_thread(
-            top_passages,
-            claim,
-            passages,
-            self.embedder,
-            self.settings.top_k,
-            self.settings.retrieval,
-            self.settings.max_passages_embedded,
-        )
+        settings = self.settings
+
+        def retrieve() -> list[Passage]:
+            # Splitting a long page takes a while too: off the event loop with the ranking.
+            passages = split_passages(document.text, settings.passage_max_words)
+            return top_passages(
+                claim,
+                passages,
+                self.embedder,
+                settings.top_k,
+                settings.retrieval,
+                settings.max_passages_embedded,
+            )
+
+        return await asyncio.to_thread(retrieve)
 
     async def _judge_passages(
         self, claim: str, document: Document
