@@ -7,9 +7,14 @@ quadratic time, a page firing slow requests from JavaScript.
 
 from __future__ import annotations
 
+import time
 import zlib
+from collections.abc import Callable
+from http.server import BaseHTTPRequestHandler
 
 import zstandard
+
+from citation_verifier.demo.loopback import Page
 
 
 def heavy_pdf(pages: int = 500, stream_bytes: int = 4 * 1024 * 1024) -> bytes:
@@ -68,3 +73,56 @@ def gzip_bomb(decoded_bytes: int = 1024**3) -> bytes:
 def quadratic_answer(chars: int = 20_000) -> str:
     """The answer that took the old parser quadratic time: ``[`` and a long unclosed text."""
     return "[" + "a" * (chars - 1)
+
+
+def trickle(handler: BaseHTTPRequestHandler) -> None:
+    """A route that answers one byte every 0.2 s for 30 s (a request that never finishes in
+    time); stops when the client lets go."""
+    try:
+        handler.send_response(200)
+        handler.send_header("Content-Type", "text/plain")
+        handler.send_header("Content-Length", "150")
+        handler.end_headers()
+        for _ in range(150):
+            handler.wfile.write(b"x")
+            handler.wfile.flush()
+            time.sleep(0.2)
+    except (BrokenPipeError, ConnectionResetError):
+        pass
+
+
+def slow_fetches_page(count: int = 30) -> str:
+    """A JavaScript-only page whose script fires ``count`` requests to ``/trickle``."""
+    script = (
+        f"for (let i = 0; i < {count}; i++) fetch('/trickle?n=' + i).catch(() => null);"
+        "document.getElementById('root').innerHTML = '<article><p>' + "
+        "'Water boils at 100 degrees Celsius at sea level. '.repeat(8) + '</p></article>';"
+    )
+    return (
+        "<!doctype html><html><head><title>App</title></head><body>"
+        "<noscript>You need to enable JavaScript to run this app.</noscript>"
+        f'<div id="root"></div><script>{script}</script></body></html>'
+    )
+
+
+def hostile_routes() -> dict[str, Page | Callable[[BaseHTTPRequestHandler], None]]:
+    """Every hostile page of the attack pass, by path (bodies built once, a few seconds)."""
+    water = "Water boils at 100 degrees Celsius at sea level."
+    return {
+        "/zstd-bomb": Page(zstd_bomb(), headers={"Content-Encoding": "zstd"}),
+        "/gzip-bomb": Page(gzip_bomb(), headers={"Content-Encoding": "gzip"}),
+        **{f"/heavy-{n}.pdf": Page(heavy_pdf(), content_type="application/pdf") for n in range(6)},
+        "/tiny": Page(f"<html><body><article><p>{water}</p></article></body></html>"),
+        "/big.txt": Page(
+            "\n\n".join(f"Line {n}: rivers, hills and towns, number {n}." for n in range(100_000)),
+            content_type="text/plain; charset=utf-8",
+        ),
+        "/slow-fetches": Page(slow_fetches_page()),
+        "/trickle": trickle,
+        "/bad-location": Page(
+            status=302, content_type=None, headers={"Location": "http:127.0.0.1"}
+        ),
+        "/controls": Page(
+            f"<html><body><article><p>{water}&#1;\x1b[2J</p></article></body></html>"
+        ),
+    }

@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import html
+import importlib
 import importlib.util
 import os
 import time
@@ -174,6 +175,8 @@ class BrowserRenderer:
         async with self._start_lock:
             if self._browser is not None and self._browser.is_connected():
                 return self._browser
+            # Playwright's first import takes the better part of a second: not on the loop.
+            await asyncio.to_thread(importlib.import_module, "playwright.async_api")
             from playwright.async_api import Error as PlaywrightError
             from playwright.async_api import async_playwright
 
