@@ -32,7 +32,9 @@ HEALTH_TARGET_S = 0.5
 RSS_TARGET_MB = 1536.0
 CLAIM = "Water boils at 100 degrees Celsius at sea level."
 
-Attack = Callable[[httpx.AsyncClient, LoopbackSite], Coroutine[Any, Any, list[int]]]
+Outcome = tuple[int, str]
+"""An answer's HTTP status and what it said (each citation's label/reason, or the error)."""
+Attack = Callable[[httpx.AsyncClient, LoopbackSite], Coroutine[Any, Any, list[Outcome]]]
 
 
 @dataclass
@@ -46,7 +48,7 @@ class Measure:
     peak_browser_mb: float
     """Chromium, when a page was rendered (proportional set size of its processes)."""
     health_max_s: float
-    statuses: list[int]
+    outcomes: list[Outcome]
 
     @property
     def ok(self) -> bool:
@@ -54,7 +56,7 @@ class Measure:
         return (
             self.health_max_s < HEALTH_TARGET_S
             and self.peak_rss_mb < RSS_TARGET_MB
-            and all(status < 500 for status in self.statuses)
+            and all(status < 500 for status, _ in self.outcomes)
         )
 
 
@@ -98,38 +100,48 @@ def _children(pid: int) -> list[int]:
     return found
 
 
-async def _verify(client: httpx.AsyncClient, urls: list[str], **extra: object) -> int:
+def _outcome(response: httpx.Response) -> Outcome:
+    body = response.json()
+    if response.status_code != 200:
+        return response.status_code, str(body.get("detail", ""))[:40]
+    if "statements" in body:
+        return 200, f"{len(body['statements'])} statement(s)"
+    said = [f"{c['label']}/{c['reason']}" if c["reason"] else c["label"] for c in body["citations"]]
+    return 200, " ".join(said)
+
+
+async def _verify(client: httpx.AsyncClient, urls: list[str], **extra: object) -> Outcome:
     response = await client.post("/verify", json={"claim": CLAIM, "urls": urls, **extra})
-    return response.status_code
+    return _outcome(response)
 
 
-async def answer_parser(client: httpx.AsyncClient, site: LoopbackSite) -> list[int]:
+async def answer_parser(client: httpx.AsyncClient, site: LoopbackSite) -> list[Outcome]:
     """Ten /check-answer requests with the answer that parsed in quadratic time."""
     answer = quadratic_answer()
     responses = await asyncio.gather(
         *(client.post("/check-answer", json={"answer": answer}) for _ in range(10))
     )
-    return [r.status_code for r in responses]
+    return [_outcome(r) for r in responses]
 
 
-async def zstd_bomb(client: httpx.AsyncClient, site: LoopbackSite) -> list[int]:
+async def zstd_bomb(client: httpx.AsyncClient, site: LoopbackSite) -> list[Outcome]:
     """A 130 KB zstd body that decodes to 4 GiB."""
     return [await _verify(client, [site.url("/zstd-bomb")])]
 
 
-async def gzip_bomb(client: httpx.AsyncClient, site: LoopbackSite) -> list[int]:
+async def gzip_bomb(client: httpx.AsyncClient, site: LoopbackSite) -> list[Outcome]:
     """A 1 MB gzip body that decodes to 1 GiB."""
     return [await _verify(client, [site.url("/gzip-bomb")])]
 
 
-async def slow_fetches(client: httpx.AsyncClient, site: LoopbackSite) -> list[int]:
+async def slow_fetches(client: httpx.AsyncClient, site: LoopbackSite) -> list[Outcome]:
     """Four JavaScript pages firing 30 slow fetch() calls each, then another user's page."""
     hostile = [_verify(client, [site.url(f"/slow-fetches?v={n}")]) for n in range(4)]
-    statuses = list(await asyncio.gather(*hostile))
-    return [*statuses, await _verify(client, [site.url("/tiny")])]
+    outcomes = list(await asyncio.gather(*hostile))
+    return [*outcomes, await _verify(client, [site.url("/tiny")])]
 
 
-async def heavy_pdfs(client: httpx.AsyncClient, site: LoopbackSite) -> list[int]:
+async def heavy_pdfs(client: httpx.AsyncClient, site: LoopbackSite) -> list[Outcome]:
     """Six PDFs of 500 pages sharing one 4 MB content stream, and another user's tiny page."""
     attack = asyncio.create_task(_verify(client, [site.url(f"/heavy-{n}.pdf") for n in range(6)]))
     await asyncio.sleep(0.5)
@@ -137,12 +149,12 @@ async def heavy_pdfs(client: httpx.AsyncClient, site: LoopbackSite) -> list[int]
     return [await attack, other]
 
 
-async def big_text(client: httpx.AsyncClient, site: LoopbackSite) -> list[int]:
+async def big_text(client: httpx.AsyncClient, site: LoopbackSite) -> list[Outcome]:
     """A 5 MB text page (100,000 paragraphs)."""
     return [await _verify(client, [site.url("/big.txt")])]
 
 
-async def odd_input(client: httpx.AsyncClient, site: LoopbackSite) -> list[int]:
+async def odd_input(client: httpx.AsyncClient, site: LoopbackSite) -> list[Outcome]:
     """Location: http:127.0.0.1, a page with &#1;, and cited_at 0001-01-01T00:00:00+14:00."""
     return [
         await _verify(client, [site.url("/bad-location"), site.url("/controls")]),
@@ -182,9 +194,17 @@ async def measure(
                 peak_rss = max(peak_rss, rss_mb(pid))
                 peak_browser = max(peak_browser, children_pss_mb(pid))
             await asyncio.sleep(0.1)
-        statuses = await task
+        outcomes = await task
         seconds = time.monotonic() - started
-    return Measure(name, seconds, peak_rss, peak_browser, worst_health, statuses)
+    return Measure(name, seconds, peak_rss, peak_browser, worst_health, outcomes)
+
+
+def _summary(outcomes: list[Outcome]) -> str:
+    counts: dict[str, int] = {}
+    for status, said in outcomes:
+        key = f"{status} {said}"
+        counts[key] = counts.get(key, 0) + 1
+    return "; ".join(f"{n}x {key}" if n > 1 else key for key, n in counts.items())
 
 
 def start_service() -> tuple[subprocess.Popen[str], str]:
@@ -218,7 +238,7 @@ async def run(args: argparse.Namespace) -> int:
         with LoopbackSite(hostile_routes()) as site:
             print(
                 f"{'attack':24} {'time s':>7} {'peak RSS MB':>12} {'browser MB':>11} "
-                f"{'/health max s':>14}  statuses"
+                f"{'/health max s':>14}  answers"
             )
             results = []
             for name, attack in ATTACKS.items():
@@ -230,7 +250,7 @@ async def run(args: argparse.Namespace) -> int:
                 browser = f"{result.peak_browser_mb:11.0f}" if pid else f"{'n/a':>11}"
                 print(
                     f"{name:24} {result.seconds:7.1f} {rss} {browser} {result.health_max_s:14.3f}  "
-                    f"{result.statuses}{'' if result.ok else '  MISSED'}",
+                    f"{_summary(result.outcomes)}{'' if result.ok else '  MISSED'}",
                     flush=True,
                 )
     finally:

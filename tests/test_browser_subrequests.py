@@ -4,8 +4,10 @@ so no proxy connection outlives the page (30 slow fetch() calls each used to sta
 
 from __future__ import annotations
 
+import gzip
 import threading
 import time
+import tracemalloc
 from collections.abc import Callable, Mapping
 from http.server import BaseHTTPRequestHandler
 
@@ -107,3 +109,23 @@ async def test_a_trickling_document_ends_at_fetch_timeout_not_the_render_deadlin
     finally:
         await renderer.aclose()
     assert time.monotonic() - started < 8  # the render deadline is 15 s
+
+
+async def test_a_bomb_a_page_fetches_is_refused_while_decoding(serve: Serve) -> None:
+    bomb = gzip.compress(b"\0" * (64 * 1024 * 1024), compresslevel=9)
+    site = serve(
+        {
+            "/page": _fetching("/bomb", 1),
+            "/bomb": Page(bomb, content_type="text/plain", headers={"Content-Encoding": "gzip"}),
+        }
+    )
+    renderer = BrowserRenderer(_settings(max_body_bytes=1024 * 1024))
+    tracemalloc.start()
+    try:
+        page = await renderer.render(site.url("/page"))
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+        await renderer.aclose()
+    assert site.hits["/bomb"] == 1 and b"Water boils" in page.body
+    assert peak < 16 * 1024 * 1024, f"{peak / 2**20:.0f} MiB held while rendering"
