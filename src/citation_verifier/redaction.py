@@ -71,10 +71,6 @@ class Redactor:
                 text = text.replace(secret, REDACTED)
         return _BEARER.sub(lambda m: f"{m[1]}{m[2]}{REDACTED}", text)
 
-    def optional(self, text: str | None) -> str | None:
-        """:meth:`__call__` for a text that may be absent."""
-        return None if text is None else self(text)
-
 
 class RedactingFilter(logging.Filter):
     """A handler filter: the formatted message and any traceback of every record, redacted."""
