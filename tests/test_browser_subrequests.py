@@ -94,7 +94,9 @@ async def test_a_page_makes_at_most_render_max_requests(serve: Serve) -> None:
         await renderer.render(site.url("/page"))
     finally:
         await renderer.aclose()
-    assert site.hits["/page"] == 1 and site.hits.get("/count", 0) == 4
+    # Five requests in all: the document, then at most four of the forty fetch() calls (fewer
+    # if the browser asked for something else, a favicon, first).
+    assert site.hits["/page"] == 1 and 1 <= site.hits.get("/count", 0) <= 4
 
 
 async def test_a_trickling_document_ends_at_fetch_timeout_not_the_render_deadline(
