@@ -228,3 +228,13 @@ def test_the_parser_never_crashes_on_arbitrary_markdown() -> None:
         for statement in parse_answer(text, ("https://c.test/1",)):
             assert statement.claim.strip()
             assert all(url.startswith(("http://", "https://")) for url in statement.urls)
+
+
+def test_a_link_to_the_answers_own_site_keeps_its_text_and_cites_nothing() -> None:
+    answer = (
+        "[Water](/w) boils at sea level [1]. See [the notes](#n) for more.\n\n[1] https://a.test/w"
+    )
+    first, second = parse_answer(answer)
+    assert first.claim == "Water boils at sea level." and first.urls == ("https://a.test/w",)
+    assert first.text == "[Water](/w) boils at sea level [1]."
+    assert second.claim == "See the notes for more." and second.urls == ()

@@ -72,6 +72,8 @@ def test_serve_prints_its_url_and_answers_verify_in_the_spec_shape(
     }
     response = httpx.post(url + "/verify", json=payload, timeout=60)
     assert response.status_code == 200
+    # On loopback, a request addressed to another name (DNS rebinding) is not answered.
+    assert httpx.get(url + "/health", headers={"Host": "rebound.example"}).status_code == 421
     body = response.json()
     assert body["overall"] == "supported"
     assert [c["label"] for c in body["citations"]] == ["supported", "unreachable"]

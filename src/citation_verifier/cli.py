@@ -10,7 +10,6 @@ from typing import Annotated
 
 import typer
 from pydantic import SecretStr, ValidationError
-from rich.console import Console
 from rich.text import Text
 
 from citation_verifier import __version__
@@ -18,6 +17,7 @@ from citation_verifier.errors import CitationVerifierError, validation_message
 from citation_verifier.eval_cli import eval_command
 from citation_verifier.limits import claim_length_problem
 from citation_verifier.models import Label, Reason, VerifyRequest, VerifyResult
+from citation_verifier.printable import safe_console
 from citation_verifier.terminal import (
     LABEL_STYLES,
     CitedAtOption,
@@ -84,7 +84,7 @@ def judge_summary(result: VerifyResult) -> list[str]:
 
 def _print_table(result: VerifyResult) -> None:
     # Claims, URLs and quotes are the user's and the page's text: Text cells, never markup.
-    console = Console(highlight=False, soft_wrap=True)
+    console = safe_console(highlight=False, soft_wrap=True)
     console.print(Text(f"Claim: {result.claim}"))
     console.print(Text.assemble("Overall: ", (result.overall.value, LABEL_STYLES[result.overall])))
     judges = sorted({c.judge for c in result.citations if c.judge})

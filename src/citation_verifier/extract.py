@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import time
 from codecs import lookup
 
 import lxml.html
@@ -59,11 +60,24 @@ _DROP_TAGS = ("script", "style", "noscript", "template", "svg", "iframe", "objec
 _SPACES = re.compile(r"[^\S\n]+")
 _BLANK_LINES = re.compile(r"\n\s*\n+")
 _WHITESPACE = re.compile(r"\s+")
+# Characters XML (and so lxml) cannot hold: C0 controls but tab and newlines, lone surrogates,
+# U+FFFE/U+FFFF. A page can carry them literally or as references (``&#1;``); lxml parses both
+# into text it then refuses to take back, so they are dropped before any text is set.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+_NOT_XML_REFERENCE = re.compile(
+    r"&#(?:0*(?:[0-8]|1[1-2]|1[4-9]|2[0-9]|3[01])|[xX]0*(?:[0-8bBcCeEfF]|1[0-9a-fA-F]));?"
+)
+
+
+def xml_safe(html: str) -> str:
+    """``html`` without the characters XML cannot hold, literal or as references."""
+    return _NOT_XML_REFERENCE.sub("", _NOT_XML.sub("", html))
 
 
 def visible_chars(text: str) -> int:
-    """Number of non-whitespace characters: the measure of every length threshold."""
-    return len(_WHITESPACE.sub("", text))
+    r"""Number of non-whitespace characters: the measure of every length threshold. (str.split
+    splits on what ``\s`` matches, five times faster than a regex on a 5 MB page.)"""
+    return sum(map(len, text.split()))
 
 
 def _known_codec(name: str | None) -> str | None:
@@ -105,7 +119,7 @@ def html_to_markdown(html: str, url: str | None = None) -> str:
     import trafilatura  # heavy import, deferred to first use
 
     text = trafilatura.extract(
-        html,
+        xml_safe(html),
         url=url,
         output_format="markdown",
         include_tables=True,
@@ -128,7 +142,7 @@ def page_text(markdown: str) -> str:
 
 def _parse_html(html: str) -> etree._Element | None:
     try:
-        return lxml.html.document_fromstring(html)
+        return lxml.html.document_fromstring(xml_safe(html))
     except (etree.ParserError, ValueError):
         return None
 
@@ -144,9 +158,10 @@ def html_to_full_text(html: str) -> str:
     for element in root.iter():
         if not isinstance(element.tag, str):
             continue
+        text, tail = _NOT_XML.sub("", element.text or ""), _NOT_XML.sub("", element.tail or "")
         if element.tag.lower() != "pre":  # source line breaks are spaces, except in <pre>
-            element.text = _WHITESPACE.sub(" ", element.text or "")
-        element.tail = _WHITESPACE.sub(" ", element.tail or "")
+            text = _WHITESPACE.sub(" ", text)
+        element.text, element.tail = text, _WHITESPACE.sub(" ", tail)
         if element.tag.lower() in _BLOCK_TAGS:
             element.text = "\n\n" + element.text
             element.tail = "\n\n" + element.tail
@@ -164,9 +179,11 @@ def html_title(html: str) -> str:
     return _SPACES.sub(" ", title.text_content()).strip() if title is not None else ""
 
 
-def pdf_to_text(body: bytes) -> str:
-    """Text of every page of a PDF, pages separated by blank lines; empty when the PDF has no
-    extractable text (scanned images) or cannot be opened."""
+def pdf_to_text(body: bytes, max_pages: int | None = None, deadline: float | None = None) -> str:
+    """Text of the pages of a PDF, separated by blank lines: every page, or the first
+    ``max_pages``, or those read before ``time.monotonic()`` passes ``deadline`` (a page costs
+    what its content streams cost, and 500 pages can share one of 4 MB). Empty when the PDF
+    has no extractable text (scanned images) or cannot be opened."""
     import pypdfium2 as pdfium
 
     try:
@@ -175,7 +192,10 @@ def pdf_to_text(body: bytes) -> str:
         return ""
     try:
         pages: list[str] = []
-        for index in range(len(document)):
+        count = len(document) if max_pages is None else min(len(document), max_pages)
+        for index in range(count):
+            if deadline is not None and time.monotonic() > deadline:
+                break
             page = document[index]
             textpage = page.get_textpage()
             pages.append(textpage.get_text_range().replace("\r\n", "\n").strip())

@@ -123,10 +123,17 @@ def validate_http_url(url: str) -> str:
 
 
 def as_utc(moment: datetime | None) -> datetime | None:
-    """``moment`` in UTC; a time without a zone is taken as UTC."""
+    """``moment`` in UTC; a time without a zone is taken as UTC. A ValueError (never an
+    OverflowError) when UTC has no such time (``0001-01-01T00:00:00+14:00``), so validation
+    turns a user's date into a 422 or an input error like any other bad value."""
     if moment is None:
         return None
-    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+    if moment.tzinfo is None:
+        return moment.replace(tzinfo=UTC)
+    try:
+        return moment.astimezone(UTC)
+    except OverflowError:
+        raise ValueError(f"{moment.isoformat()} is outside the range of UTC dates") from None
 
 
 CITED_AT_DESCRIPTION = (

@@ -53,6 +53,20 @@ class Settings(BaseSettings):
     fetch_concurrency: int = Field(default=8, ge=1, description="Parallel fetches per process.")
 
     # --- extraction and page rules ---
+    extract_timeout_s: float = Field(
+        default=10.0,
+        gt=0,
+        description="Longest text extraction of one page: a PDF stops there with the pages read "
+        "so far; any other page not read by then is a timeout.",
+    )
+    pdf_max_pages: int = Field(
+        default=300, ge=1, description="PDF pages whose text is extracted; later pages are not."
+    )
+    extract_workers: int = Field(
+        default=2,
+        ge=1,
+        description="Threads that extract page text, apart from those that resolve host names.",
+    )
     readability_min_chars: int = Field(
         default=200, ge=0, description="Readable text below this many non-whitespace chars is thin."
     )
@@ -65,6 +79,12 @@ class Settings(BaseSettings):
         default=200,
         ge=1,
         description="Paragraphs are packed into passages of at most this many words.",
+    )
+    max_passages_embedded: int = Field(
+        default=128,
+        ge=1,
+        description="Passages of one page ranked by embedding; a longer page's are first "
+        "narrowed to this many by BM25.",
     )
     top_k: int = Field(
         default=3, ge=1, description="Passages (most relevant to the claim) the judge reads."
@@ -339,6 +359,16 @@ class Settings(BaseSettings):
     render_max_bytes: int = Field(
         default=25 * 1024 * 1024, gt=0, description="Bytes one rendered page may load in all."
     )
+    render_max_requests: int = Field(
+        default=200,
+        ge=1,
+        description="Requests one rendered page may make in all; further ones are refused.",
+    )
+    render_request_concurrency: int = Field(
+        default=8,
+        ge=1,
+        description="Requests of one rendered page forwarded at once; the rest wait their turn.",
+    )
     render_notice_max_chars: int = Field(
         default=1000,
         ge=0,
@@ -348,7 +378,14 @@ class Settings(BaseSettings):
 
     # --- HTTP service ---
     service_api_key: SecretStr | None = Field(
-        default=None, description="When set, POST /verify needs 'Authorization: Bearer <key>'."
+        default=None,
+        description="When set, POST /verify and /check-answer (and the MCP endpoint) need "
+        "'Authorization: Bearer <key>'. Blank is an error: unset it to run without a key.",
+    )
+    service_allowed_hosts: Annotated[list[str], NoDecode] = Field(
+        default_factory=list,
+        description='Host names the service answers, as a JSON list ("*": any); default: '
+        "the loopback names when it listens on loopback, any name otherwise (421 for others).",
     )
     service_max_body_bytes: int = Field(default=64 * 1024, gt=0, description="Request body cap.")
     service_max_urls: int = Field(default=20, ge=1, description="Most URLs one request may cite.")
@@ -438,6 +475,15 @@ class Settings(BaseSettings):
         """Choices are case-insensitive and may carry stray spaces (``JUDGE_PROVIDER=OpenAI``)."""
         return value.strip().lower() if isinstance(value, str) else value
 
+    @field_validator("service_api_key")
+    @classmethod
+    def _service_api_key(cls, value: SecretStr | None) -> SecretStr | None:
+        """A blank key is a mistake (an empty secret in a deployment template), never a key
+        that an empty ``Authorization: Bearer`` could match, nor silently no key at all."""
+        if value is not None and not value.get_secret_value().strip():
+            raise ValueError("is blank: set a key, or unset it to run without one")
+        return value
+
     @field_validator("archive_url")
     @classmethod
     def _archive_url(cls, value: str) -> str:
@@ -447,7 +493,7 @@ class Settings(BaseSettings):
             raise ValueError("must be an http(s) URL, e.g. https://archive.org")
         return value.strip()
 
-    @field_validator("private_allowlist", "judge_prices", mode="before")
+    @field_validator("private_allowlist", "judge_prices", "service_allowed_hosts", mode="before")
     @classmethod
     def _json(cls, value: Any) -> Any:
         """List and mapping settings are JSON in the environment; a value that is not JSON is a

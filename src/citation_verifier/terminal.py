@@ -3,7 +3,8 @@ tell the kinds of failure apart, and the settings read once with one message for
 
 Anything that comes from a user or a page (claims, URLs, quotes, file names, error messages
 that quote them) is printed as plain text, never as Rich markup: ``[citation needed]`` stays on
-screen and ``[/x]`` cannot crash the printer.
+screen and ``[/x]`` cannot crash the printer; and its control characters are made visible and
+inert (:mod:`citation_verifier.printable`): a page's ``ESC[2J`` cannot clear the screen.
 """
 
 from __future__ import annotations
@@ -16,12 +17,12 @@ from typing import Annotated, TypeVar
 import typer
 from pydantic import ValidationError
 from pydantic_settings import SettingsError
-from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
 from citation_verifier.errors import error_text
 from citation_verifier.models import FAILURES, UrlVerdict
+from citation_verifier.printable import printable, printable_text, safe_console
 from citation_verifier.settings import Settings
 
 LABEL_STYLES = {
@@ -77,12 +78,12 @@ class ExitCode(IntEnum):
 
 def print_error(message: str) -> None:
     """``error: message`` on standard error, the message as plain text, never wrapped."""
-    Console(stderr=True, soft_wrap=True).print(Text.assemble(("error:", "red"), " ", message))
+    safe_console(stderr=True, soft_wrap=True).print(Text.assemble(("error:", "red"), " ", message))
 
 
 def print_note(message: str) -> None:
     """A plain-text note on standard error (progress, where files went)."""
-    Console(stderr=True, soft_wrap=True, highlight=False).print(Text(message))
+    safe_console(stderr=True, soft_wrap=True, highlight=False).print(Text(message))
 
 
 def print_table(
@@ -92,14 +93,15 @@ def print_table(
     ``gh`` does), so nothing is wrapped or cut at 80 columns."""
     if not sys.stdout.isatty():
         for row in rows:
-            sys.stdout.write("\t".join(" ".join(cell.plain.split()) for cell in row) + "\n")
+            cells = (" ".join(printable(cell.plain).split()) for cell in row)
+            sys.stdout.write("\t".join(cells) + "\n")
         return
     table = Table(show_lines=show_lines)
     for column in columns:
         table.add_column(column, overflow="fold")
     for row in rows:
-        table.add_row(*row)
-    Console().print(table)
+        table.add_row(*(printable_text(cell) for cell in row))
+    safe_console().print(table)
 
 
 def fail(message: str, code: ExitCode = ExitCode.USAGE) -> typer.Exit:

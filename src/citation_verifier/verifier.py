@@ -37,6 +37,7 @@ from citation_verifier.retrieve import Embedder, MiniLMEmbedder, top_passages
 from citation_verifier.reuse.pages import PageCache
 from citation_verifier.reuse.verdicts import VerdictCache, judge_fingerprint, verdict_key
 from citation_verifier.settings import Settings
+from citation_verifier.workers import one_at_a_time
 
 Progress = Callable[[int, int, str], Awaitable[None]]
 """``progress(done, total, message)``: told of each step of a verification as it finishes."""
@@ -104,10 +105,13 @@ def make_archive(settings: Settings) -> ArchiveCopies:
 
 
 def make_judge(settings: Settings, embedder: Embedder) -> Judge:
-    """The judge chosen by ``JUDGE_PROVIDER``, reading a long claim part by part."""
+    """The judge chosen by ``JUDGE_PROVIDER``, reading a long claim part by part, every
+    configured secret redacted from what it says (providers echo keys in their errors)."""
     from citation_verifier.judge.providers import build_parts_judge
+    from citation_verifier.judge.redacted import RedactedJudge
+    from citation_verifier.redaction import Redactor
 
-    return build_parts_judge(settings, embedder)
+    return RedactedJudge(build_parts_judge(settings, embedder), Redactor.from_settings(settings))
 
 
 class Verifier:
@@ -179,7 +183,8 @@ class Verifier:
             await report.step(f"judged {url}: {verdict.label.value}")
             return verdict
 
-        citations = await asyncio.gather(*(one(url) for url in request.urls))
+        async with one_at_a_time():  # this claim's pages are extracted one at a time
+            citations = await asyncio.gather(*(one(url) for url in request.urls))
         return VerifyResult(
             claim=request.claim,
             overall=aggregate(c.label for c in citations),
@@ -314,18 +319,26 @@ class Verifier:
     async def _retrieve(self, claim: str, document: Document) -> list[Passage]:
         """The passages the judge reads: the page's ``top_k`` for the claim, or for a long claim
         every part's ``top_k`` (the judge then reads each part on its own, judge/parts.py)."""
-        passages = split_passages(document.text, self.settings.passage_max_words)
-        if len(claim_parts(claim)) <= 1:
-            return await asyncio.to_thread(
-                top_passages,
-                claim,
-                passages,
-                self.embedder,
-                self.settings.top_k,
-                self.settings.retrieval,
+        settings = self.settings
+
+        def retrieve() -> list[Passage]:
+            # Splitting a long page takes a while too: off the event loop with the ranking.
+            passages = split_passages(document.text, settings.passage_max_words)
+            if len(claim_parts(claim)) <= 1:
+                return top_passages(
+                    claim,
+                    passages,
+                    self.embedder,
+                    settings.top_k,
+                    settings.retrieval,
+                    settings.max_passages_embedded,
+                )
+            by_part = part_retriever(
+                self.embedder, settings.top_k, settings.retrieval, settings.max_passages_embedded
             )
-        retrieve = part_retriever(self.embedder, self.settings.top_k, self.settings.retrieval)
-        return await asyncio.to_thread(part_passages, claim, passages, retrieve)
+            return part_passages(claim, passages, by_part)
+
+        return await asyncio.to_thread(retrieve)
 
     async def _judge_passages(
         self, claim: str, document: Document

@@ -19,6 +19,7 @@ from citation_verifier.answers.parse import Statement, parse_answer
 from citation_verifier.fetch.policy import Document, Settled
 from citation_verifier.models import FAILURES, Label, UrlVerdict
 from citation_verifier.verifier import Progress, Steps, Verifier
+from citation_verifier.workers import one_at_a_time
 
 
 def statement_outcome(statement: Statement, verdicts: Sequence[UrlVerdict]) -> StatementOutcome:
@@ -104,7 +105,8 @@ async def check_statements(
         return verdict
 
     loaded: dict[str, Document | Settled] = {}
-    await asyncio.gather(*(load(url) for url in urls))
+    async with one_at_a_time():  # this answer's pages are extracted one at a time
+        await asyncio.gather(*(load(url) for url in urls))
     verdicts = await asyncio.gather(*(judge(claim, url) for claim, url in pairs))
     booked: set[str] = set()
     outcomes: list[StatementOutcome] = []

@@ -9,7 +9,6 @@ from typing import Annotated
 
 import typer
 from pydantic import ValidationError
-from rich.console import Console
 from rich.text import Text
 
 from citation_verifier.answers.check import check_statements
@@ -17,6 +16,7 @@ from citation_verifier.answers.models import AnswerRequest, AnswerResult, Statem
 from citation_verifier.answers.parse import answer_request_from_text, parse_answer
 from citation_verifier.errors import CitationVerifierError, InputError, validation_message
 from citation_verifier.limits import answer_length_problem
+from citation_verifier.printable import safe_console
 from citation_verifier.retrieve import MiniLMEmbedder
 from citation_verifier.reuse.embeddings import CachingEmbedder
 from citation_verifier.terminal import (
@@ -60,7 +60,7 @@ def counts_text(result: AnswerResult) -> str:
 def print_report(result: AnswerResult) -> None:
     """The readable report: each statement with its label and citations, then the figures.
     Statements, URLs and quotes are the user's and the pages' text: never markup."""
-    console = Console(highlight=False, soft_wrap=True)
+    console = safe_console(highlight=False, soft_wrap=True)
     for number, statement in enumerate(result.statements, start=1):
         label = statement.overall.value
         console.print(

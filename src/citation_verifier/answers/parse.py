@@ -81,14 +81,23 @@ _DEFINITION = re.compile(r"^\s{0,3}(?:[-*+]\s+)?\[(\^?[^\]\s]+)\]:\s*(.*)$")
 _NUMBERED_SOURCE = re.compile(r"^\s{0,3}(?:[-*+]\s+)?(?:\[(\d+)\]|(\d+)[.)])[.:]?\s+(.+)$")
 _LINK_ONLY = re.compile(rf"^\s*(?:<{_URL}>|\[[^\]]*\]\(\s*<?{_URL}>?\s*\)|{_URL})\s*$")
 
-# Inline constructs, tried in order at each position.
+# Inline constructs, tried in order at each position. No bracketed part may scan past the next
+# "[" (or "(" in an image's target): each start then reads only up to the next one, and the
+# whole scan stays linear however many unclosed brackets an answer holds ("[^" * 10000 took
+# seconds when a part could run to the end of the text from every "[").
 _INLINE = re.compile(
     r"(?P<code>(?P<ticks>`+).+?(?P=ticks))"
-    r"|(?P<image>!\[[^\]]*\]\([^)]*\))"
-    rf"|(?P<link>\[(?P<link_text>(?:[^\[\]]|\[[^\]]*\])*)\]\(\s*<?(?P<link_url>{_URL})>?"
+    r"|(?P<image>!\[[^\[\]]*\]\([^()]*\))"
+    rf"|(?P<link>\[(?P<link_text>(?:[^\[\]]|\[[^\[\]]*\])*)\]\(\s*<?(?P<link_url>{_URL})>?"
     r"(?:\s+\"[^\"]*\")?\s*\))"
-    r"|(?P<reference>\[(?P<ref_text>[^\[\]]*[^\d\[\],\s–-][^\[\]]*)\]\[(?P<ref>\^?[^\]\s]+)\])"
-    r"|(?P<footnote>\[\^(?P<note>[^\]\s]+)\])"
+    # The lookahead (linear: it backtracks at most once over the text) asks for one character
+    # that is not a digit, comma or dash, so "[1][2]" stays two number markers. Written as
+    # "[^…]*X[^…]*" instead, it took quadratic time on "[" and a long unclosed text.
+    r"|(?P<reference>\[(?=[^\[\]]*[^\d\[\],\s–-])(?P<ref_text>[^\[\]]*)\]\[(?P<ref>\^?[^\[\]\s]+)\])"
+    r"|(?P<footnote>\[\^(?P<note>[^\[\]\s]+)\])"
+    # A link to a page of the answer's own site ("[text](/path)", "[text](#part)"): its text
+    # is the sentence's, its target cites nothing.
+    r"|(?P<local_link>\[(?P<local_text>[^\[\]]*)\]\([^()\s]*\))"
     r"|(?P<numbers>\[(?P<list>\d{1,3}(?:\s*[-–,]\s*\d{1,3})*)\])"
     rf"|(?P<autolink><(?P<auto_url>{_URL})>)"
     rf"|(?P<paren>\(\s*(?:(?:sources?|see|via|from|ref)\s*:?\s*)?(?P<paren_url>{_URL})\s*\))"
@@ -121,7 +130,6 @@ _STARTERS = _words(
     "however and so thus also today since after before when while if for many most some"
 )
 _ACRONYM = re.compile(r"(?:[A-Za-z]\.)+[A-Za-z]$")
-_WORD_BEFORE = re.compile(r"([A-Za-z][A-Za-z.]*)$")
 # "…, see URL." / "Source: URL": the words that only point go with the link they point at.
 _POINTER = re.compile(rf"[,;]?\s*\b(?:see(?: also)?|via|cf\.?|sources?:)\s*(?={CITE})", re.I)
 _WORD = re.compile(r"[^\W_]+")
@@ -270,7 +278,7 @@ def _take_sources(text: str) -> tuple[str, dict[str, str], set[str]]:
 def _blocks(body: str) -> Iterator[tuple[str, str]]:
     """``(kind, inline Markdown)`` of each block holding prose: ``text`` for paragraphs (in
     lists and quotes too), ``heading``, and ``row`` for a table row (cells joined)."""
-    tokens = _markdown("table", "strikethrough").parse(body)
+    tokens = _block_markdown().parse(body)
     kind = "text"
     row: list[str] = []
     for token in tokens:
@@ -315,6 +323,12 @@ def _skeleton(raw: str) -> _Block:
             block.spans[-len(match["ref_text"])] = (start, start + 2)
             block.cites.append(_Cite(match["reference"], keys=[match["ref"]]))
             block.add(CITE, start, end)
+        elif match["local_link"]:
+            text = match["local_text"]
+            if text:  # the text as written keeps the brackets and target around its words
+                block.add(text, start + 1)
+                block.spans[-len(text)] = (start, block.spans[-len(text)][1])
+                block.spans[-1] = (block.spans[-1][0], end)
         elif match["footnote"]:
             block.cites.append(_Cite(match["footnote"], keys=["^" + match["note"]]))
             block.add(CITE, start, end)
@@ -374,13 +388,26 @@ def _boundaries(skeleton: str) -> list[tuple[int, int]]:
     return spans
 
 
+def _word_before(skeleton: str, dot: int) -> str:
+    """The word (letters and dots, starting with a letter) that ends at ``dot``. Walked back
+    from ``dot``: a regex anchored at the end would try every start of the text before it,
+    quadratic over an answer of many short sentences."""
+    start = dot
+    while start > 0 and (skeleton[start - 1] == "." or _ascii_letter(skeleton[start - 1])):
+        start -= 1
+    return skeleton[start:dot].lstrip(".")
+
+
+def _ascii_letter(char: str) -> bool:
+    return char.isascii() and char.isalpha()
+
+
 def _ends_sentence(skeleton: str, dot: int, following: int) -> bool:
     """Whether the full stop at ``dot`` ends a sentence, given the word before it and the one
     after (abbreviations, initials, acronyms)."""
-    before = _WORD_BEFORE.search(skeleton[:dot])
-    if before is None:
+    word = _word_before(skeleton, dot)
+    if not word:
         return True
-    word = before.group(1)
     plain = word.replace(".", "").lower()
     if plain in _NEVER_END or (len(word) == 1 and word.isupper()):
         return False  # "Dr. Smith", "e.g. The", "J. K. Rowling"
@@ -433,15 +460,25 @@ def _claim(skeleton: str, codes: Sequence[str]) -> str:
 
 
 @functools.cache
-def _markdown(*rules: str) -> MarkdownIt:
-    """A CommonMark parser with ``rules`` enabled, built once, on first use."""
-    return MarkdownIt("commonmark").enable(list(rules))
+def _block_markdown() -> MarkdownIt:
+    """The block structure only (tables on), built once. Inline parsing is off: the blocks'
+    inline text is all we read, and markdown-it's link-label scan is quadratic on unclosed
+    brackets ("[[[[…")."""
+    return MarkdownIt("commonmark").enable(["table", "strikethrough"]).disable("inline")
+
+
+@functools.cache
+def _inline_markdown() -> MarkdownIt:
+    """Emphasis, strikethrough, code, escapes, entities and inline HTML, built once. Links and
+    images are off: the answer's own have been taken out as markers by then, and the link-label
+    scan is quadratic on unclosed brackets."""
+    return MarkdownIt("commonmark").enable(["strikethrough"]).disable(["link", "image"])
 
 
 def _plain(text: str) -> str:
     """Inline Markdown as its text: emphasis, escapes, entities and inline HTML removed."""
     out: list[str] = []
-    for token in _markdown("strikethrough").parseInline(text):
+    for token in _inline_markdown().parseInline(text):
         for child in token.children or []:
             if child.type in ("text", "code_inline"):
                 out.append(child.content)

@@ -13,12 +13,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
 from rich.text import Text
 
 from citation_verifier.audit.records import AuditFilter, AuditRecord
 from citation_verifier.errors import CitationVerifierError
 from citation_verifier.models import Label
+from citation_verifier.printable import safe_console
 from citation_verifier.terminal import ExitCode, fail, load_settings, print_note, print_table
 
 if TYPE_CHECKING:
@@ -146,7 +146,7 @@ def show(
     if json_output:
         sys.stdout.write(record.model_dump_json(indent=2) + "\n")
         return
-    console = Console()
+    console = safe_console()
     fields = record.model_dump(mode="json", exclude={"passages", "settings", "extra"})
     # Page and claim text is data, never rich markup: printed as plain Text.
     for name, value in fields.items():
@@ -299,7 +299,7 @@ def rejudge(
                     if json_output:
                         sys.stdout.write(_outcome_json(outcome) + "\n")
                     elif not outcome.reproduced or record_id is not None:
-                        Console().print(_describe(outcome), highlight=False, markup=False)
+                        safe_console().print(_describe(outcome), highlight=False, markup=False)
             finally:
                 for verifier in verifiers.values():
                     await verifier.aclose()
@@ -311,7 +311,7 @@ def rejudge(
         f"reproduced={rate} ({summary.reproduced}/{summary.rejudged}) "
         f"skipped={summary.skipped} (no snapshot to re-judge)"
     )
-    Console(stderr=json_output).print(line, highlight=False, markup=False)
+    safe_console(stderr=json_output).print(line, highlight=False, markup=False)
 
 
 def _outcome_json(outcome: Rejudged) -> str:
@@ -367,14 +367,16 @@ def prune(
             if json_output:
                 typer.echo(json.dumps({"would_delete_records": count, "before": f"{cutoff}"}))
                 return
-            Console().print(f"would delete records={count} (before {cutoff:%Y-%m-%d %H:%M:%SZ})")
+            safe_console().print(
+                f"would delete records={count} (before {cutoff:%Y-%m-%d %H:%M:%SZ})"
+            )
             return
         pruned = run_prune(store, snapshots, cutoff)
     if json_output:
         deleted = {"records": pruned.records, "snapshots": pruned.snapshots}
         typer.echo(json.dumps(deleted | {"before": f"{cutoff}"}))
         return
-    Console().print(
+    safe_console().print(
         f"deleted records={pruned.records} snapshots={pruned.snapshots} "
         f"(before {cutoff:%Y-%m-%d %H:%M:%SZ})",
         highlight=False,

@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from typing import TextIO
 
 from citation_verifier.audit.records import AuditRecord
+from citation_verifier.spreadsheet import safe_cell
 
 FORMATS = ("jsonl", "csv")
 CSV_COLUMNS = (
@@ -58,7 +59,7 @@ def write_csv(records: Iterable[AuditRecord], out: TextIO) -> int:
         row["passages"] = json.dumps(row["passages"], separators=(",", ":"))
         row["settings"] = json.dumps(row["settings"], separators=(",", ":"), sort_keys=True)
         row["extra"] = json.dumps(row["extra"], separators=(",", ":"), sort_keys=True)
-        writer.writerow({k: "" if row[k] is None else row[k] for k in CSV_COLUMNS})
+        writer.writerow({k: "" if row[k] is None else safe_cell(row[k]) for k in CSV_COLUMNS})
         count += 1
     return count
 

@@ -8,7 +8,6 @@ verdict.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable
 from datetime import datetime
 from pathlib import Path
@@ -16,6 +15,7 @@ from typing import IO
 
 from pydantic import BaseModel, ValidationError
 
+from citation_verifier.batch.files import write_atomically
 from citation_verifier.batch.records import Citation, citation_key
 from citation_verifier.models import UrlVerdict
 
@@ -70,11 +70,7 @@ class Checkpoint:
 
     def open(self, keep: Iterable[ResultRow]) -> None:
         """Rewrite the file with just ``keep`` (atomically), then open it for appending."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = self.path.with_name(self.path.name + ".tmp")
-        with temporary.open("w", encoding="utf-8") as handle:
-            handle.writelines(row.model_dump_json() + "\n" for row in keep)
-        os.replace(temporary, self.path)
+        write_atomically(self.path, (row.model_dump_json() + "\n" for row in keep))
         self._handle = self.path.open("a", encoding="utf-8")
 
     def append(self, row: ResultRow) -> None:

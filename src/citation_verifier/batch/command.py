@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from pydantic import TypeAdapter, ValidationError
+from pydantic import TypeAdapter
 from rich.console import Console
 from rich.progress import (
     BarColumn,
@@ -26,6 +26,7 @@ from rich.text import Text
 
 from citation_verifier.batch.checkpoint import Checkpoint
 from citation_verifier.batch.engine import BatchOutcome, LocalRunner, Runner, run_batch
+from citation_verifier.batch.files import write_atomically
 from citation_verifier.batch.html_report import html_report
 from citation_verifier.batch.records import STDIN, read_input, with_archive_options
 from citation_verifier.batch.reports import write_errors, write_report, write_statements
@@ -95,7 +96,7 @@ def _cited_at(value: str | None) -> datetime | None:
         return None
     try:
         return as_utc(TypeAdapter(datetime).validate_python(value))
-    except ValidationError:
+    except ValueError:  # a ValidationError, or a time UTC cannot hold
         raise fail(
             f"--cited-at: {value!r} is not a date (YYYY-MM-DD) or ISO date-time", ExitCode.INPUT
         ) from None
@@ -278,10 +279,7 @@ def batch(
     if not outcome.summary.judge_failed:
         store.path.unlink(missing_ok=True)  # finished: the report holds every row
     if html is not None:
-        html.parent.mkdir(parents=True, exist_ok=True)
-        html.write_text(
-            html_report(outcome.rows, outcome.summary, outcome.answers), encoding="utf-8"
-        )
+        write_atomically(html, html_report(outcome.rows, outcome.summary, outcome.answers))
     if json_output:
         typer.echo(outcome.summary.model_dump_json())
     else:

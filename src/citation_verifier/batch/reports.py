@@ -11,14 +11,15 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from citation_verifier.batch.checkpoint import ResultRow
+from citation_verifier.batch.files import write_atomically
 from citation_verifier.batch.records import LineError
 from citation_verifier.batch.summary import AnswerRow, Summary
+from citation_verifier.spreadsheet import safe_cell
 
 LEADING_COLUMNS = (
     "id",
@@ -59,16 +60,8 @@ def _cell(value: Any) -> Any:
     if value is None:
         return ""
     if isinstance(value, list | dict):
-        return json.dumps(value, ensure_ascii=False)
-    return value
-
-
-def _write_atomically(path: Path, text: str) -> None:
-    # A report is either the old one or the new one, never half of each.
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(path.name + ".tmp")
-    temporary.write_text(text, encoding="utf-8", newline="")
-    os.replace(temporary, path)
+        return safe_cell(json.dumps(value, ensure_ascii=False))
+    return safe_cell(value)
 
 
 def csv_text(rows: Sequence[ResultRow]) -> str:
@@ -123,16 +116,16 @@ def statements_csv_text(answers: Sequence[AnswerRow]) -> str:
         for position, statement in enumerate(answer.result.statements):
             writer.writerow(
                 [
-                    answer.id,
+                    _cell(answer.id),
                     position,
-                    statement.text,
-                    statement.claim,
+                    _cell(statement.text),
+                    _cell(statement.claim),
                     statement.overall.value,
                     len(statement.citations),
                     sum(c.label == "supported" for c in statement.citations),
                     _cell([c.url for c in statement.citations]),
                     _cell(statement.problems),
-                    "" if precision is None else precision,
+                    _cell(precision),
                 ]
             )
     return buffer.getvalue()
@@ -147,16 +140,16 @@ def write_report(
 ) -> None:
     """Write the report in ``fmt`` (``csv`` or ``json``)."""
     if fmt == "csv":
-        _write_atomically(path, csv_text(rows))
+        write_atomically(path, csv_text(rows))
     elif fmt == "json":
-        _write_atomically(path, json_text(rows, summary, answers))
+        write_atomically(path, json_text(rows, summary, answers))
     else:
         raise ValueError(f"unknown report format {fmt!r}; expected csv or json")
 
 
 def write_statements(path: Path, answers: Sequence[AnswerRow]) -> None:
     """The per-statement CSV of the answer records."""
-    _write_atomically(path, statements_csv_text(answers))
+    write_atomically(path, statements_csv_text(answers))
 
 
 def write_errors(path: Path, errors: Sequence[LineError]) -> None:
@@ -165,4 +158,4 @@ def write_errors(path: Path, errors: Sequence[LineError]) -> None:
         json.dumps({"line": e.line, "error": e.error, "id": e.record_id}, ensure_ascii=False) + "\n"
         for e in errors
     ]
-    _write_atomically(path, "".join(lines))
+    write_atomically(path, "".join(lines))

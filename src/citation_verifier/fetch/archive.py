@@ -78,7 +78,8 @@ class Capture:
 def wayback_timestamp(when: datetime | None) -> str | None:
     """``when`` as a 14-digit UTC Wayback timestamp; a time without a zone is taken as UTC."""
     moment = as_utc(when)
-    return None if moment is None else moment.strftime("%Y%m%d%H%M%S")
+    # The year by hand: strftime writes year 1 as "1", not "0001", on glibc.
+    return None if moment is None else f"{moment.year:04d}{moment:%m%d%H%M%S}"
 
 
 def _lookup_timestamp(when: datetime | None) -> str | None:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import html
+import importlib
 import importlib.util
 import os
 import time
@@ -30,6 +31,7 @@ from urllib.parse import urljoin, urlsplit
 import httpx
 
 from citation_verifier.fetch.base import FetchedPage, FetchFailed
+from citation_verifier.fetch.body import ACCEPT_ENCODING, read_capped
 from citation_verifier.fetch.ssrf import pinned_request, resolve_allowed
 from citation_verifier.models import Reason
 from citation_verifier.settings import Settings
@@ -105,10 +107,19 @@ def refresh_page(target: str) -> bytes:
 
 @dataclass
 class _PageState:
-    """What the interception saw while one page rendered."""
+    """What the interception saw while one page rendered, and the requests it still forwards."""
 
     budget: int
     """Bytes the page may still load."""
+    requests_left: int
+    """Requests the page may still make."""
+    deadline: float
+    """Loop time by which every request of the page is answered or abandoned."""
+    slots: asyncio.Semaphore
+    """Requests of the page forwarded at once."""
+    forwarding: set[asyncio.Task[None]] = field(default_factory=set)
+    """Requests being forwarded now: cancelled when the page is done."""
+    closed: bool = False
     status: int | None = None
     """Origin status of the last main-frame document."""
     redirects: list[str] = field(default_factory=list)
@@ -129,6 +140,7 @@ class BrowserRenderer:
             follow_redirects=False,
             trust_env=False,
             timeout=httpx.Timeout(settings.fetch_timeout_s, connect=settings.connect_timeout_s),
+            headers={"Accept-Encoding": ACCEPT_ENCODING},
         )
         self.launches = 0
         """How many times a browser process was started (tests assert static pages start none)."""
@@ -163,6 +175,8 @@ class BrowserRenderer:
         async with self._start_lock:
             if self._browser is not None and self._browser.is_connected():
                 return self._browser
+            # Playwright's first import takes the better part of a second: not on the loop.
+            await asyncio.to_thread(importlib.import_module, "playwright.async_api")
             from playwright.async_api import Error as PlaywrightError
             from playwright.async_api import async_playwright
 
@@ -202,7 +216,13 @@ class BrowserRenderer:
     async def _render(self, browser: Browser, url: str) -> FetchedPage:
         from playwright.async_api import Error as PlaywrightError
 
-        state = _PageState(budget=self._settings.render_max_bytes)
+        settings = self._settings
+        state = _PageState(
+            budget=settings.render_max_bytes,
+            requests_left=settings.render_max_requests,
+            deadline=asyncio.get_running_loop().time() + settings.render_timeout_s,
+            slots=asyncio.Semaphore(settings.render_request_concurrency),
+        )
         context = await browser.new_context(
             accept_downloads=False,
             service_workers="block",  # their requests would bypass interception
@@ -241,6 +261,7 @@ class BrowserRenderer:
         except PlaywrightError as exc:
             raise FetchFailed(Reason.JS_REQUIRED, f"rendering failed: {_first_line(exc)}") from None
         finally:
+            await _stop_forwarding(state)
             await _close_quietly(context)
         if len(body) > self._settings.max_body_bytes:
             raise FetchFailed(
@@ -303,6 +324,31 @@ class BrowserRenderer:
             await asyncio.sleep(0.25)
 
     async def _answer(self, route: Route, state: _PageState) -> None:
+        """Answer one intercepted request: refused once the page is done or has made
+        ``RENDER_MAX_REQUESTS`` requests, else forwarded in a task of the page's own, which
+        ends by the page's deadline and is cancelled when the page is done. Never raises."""
+        if state.closed or state.requests_left <= 0:
+            await _abort_quietly(route)
+            return
+        state.requests_left -= 1
+        task = asyncio.create_task(self._forward(route, state))
+        state.forwarding.add(task)
+        task.add_done_callback(state.forwarding.discard)
+        await asyncio.wait([task])
+
+    async def _forward(self, route: Route, state: _PageState) -> None:
+        """Forward one request in a slot of the page's concurrency, ended by FETCH_TIMEOUT_S
+        (a whole exchange, however slowly its bytes trickle) or the page's deadline."""
+        async with state.slots:
+            loop = asyncio.get_running_loop()
+            deadline = min(state.deadline, loop.time() + self._settings.fetch_timeout_s)
+            try:
+                async with asyncio.timeout_at(deadline):
+                    await self._fulfil(route, state)
+            except TimeoutError:
+                await _abort_quietly(route)
+
+    async def _fulfil(self, route: Route, state: _PageState) -> None:
         """Answer one intercepted request ourselves, behind the SSRF guard; never raises."""
         from playwright.async_api import Error as PlaywrightError
 
@@ -380,19 +426,16 @@ class BrowserRenderer:
         )
         request.extensions.update(extensions)
         response = await self._client.send(request, stream=True)
+        limit = min(state.budget, self._settings.max_body_bytes)
         try:
-            limit = min(state.budget, self._settings.max_body_bytes)
-            chunks: list[bytes] = []
-            size = 0
-            async for chunk in response.aiter_bytes():
-                size += len(chunk)
-                if size > limit:
-                    state.over_budget = state.over_budget or size > state.budget
-                    raise FetchFailed(Reason.TOO_LARGE, f"response exceeds {limit} bytes")
-                chunks.append(chunk)
+            body = await read_capped(response, limit)
+        except FetchFailed as failure:
+            if failure.reason == Reason.TOO_LARGE and limit == state.budget:
+                state.over_budget = True  # the page's own budget ran out, not this response's
+            raise
         finally:
             await response.aclose()
-        state.budget -= size
+        state.budget -= len(body)
         merged: dict[str, str] = {}
         for name, value in response.headers.multi_items():
             name = name.lower()
@@ -401,12 +444,23 @@ class BrowserRenderer:
             # Playwright splits a joined Set-Cookie on newlines; other headers join with commas.
             joiner = "\n" if name == "set-cookie" else ", "
             merged[name] = f"{merged[name]}{joiner}{value}" if name in merged else value
-        return response.status_code, merged, b"".join(chunks)
+        return response.status_code, merged, body
 
 
 async def _refuse_websocket(ws: WebSocketRoute) -> None:
     """WebSockets would bypass request interception: never connect them to a server."""
     await ws.close(code=1008, reason="WebSockets are not allowed while rendering")
+
+
+async def _stop_forwarding(state: _PageState) -> None:
+    """The page is done: refuse its further requests and cancel the ones in flight, so no
+    connection outlives the page (they would hold the shared client's pool)."""
+    state.closed = True
+    tasks = list(state.forwarding)
+    for task in tasks:
+        task.cancel()
+    if tasks:
+        await asyncio.wait(tasks)
 
 
 async def _abort_quietly(route: Route) -> None:

@@ -11,6 +11,7 @@ from urllib.parse import urljoin, urlsplit
 import httpx
 
 from citation_verifier.fetch.base import FetchedPage, FetchFailed
+from citation_verifier.fetch.body import ACCEPT_ENCODING, read_capped
 from citation_verifier.fetch.ssrf import pinned_request, resolve_allowed
 from citation_verifier.models import Reason
 from citation_verifier.settings import Settings
@@ -41,7 +42,11 @@ class DirectFetcher:
             follow_redirects=False,
             trust_env=False,  # never route through an environment proxy we did not vet
             timeout=httpx.Timeout(settings.fetch_timeout_s, connect=settings.connect_timeout_s),
-            headers={"User-Agent": settings.user_agent, "Accept": _ACCEPT},
+            headers={
+                "User-Agent": settings.user_agent,
+                "Accept": _ACCEPT,
+                "Accept-Encoding": ACCEPT_ENCODING,
+            },
         )
         self._can_render: bool | None = None
         self.renderer: BrowserRenderer | None = None
@@ -80,6 +85,12 @@ class DirectFetcher:
             ) from None
         except httpx.TimeoutException as exc:
             raise FetchFailed(Reason.TIMEOUT, f"timed out: {type(exc).__name__}") from None
+        except httpx.InvalidURL as exc:
+            # httpx reads every Location header while receiving the response, even with
+            # redirects off: "Location: http:127.0.0.1" fails there, before our own checks.
+            raise FetchFailed(
+                Reason.INVALID_REDIRECT, f"a redirect httpx cannot follow: {exc}"
+            ) from None
         except (httpx.TransportError, ssl.SSLError, OSError) as exc:
             raise FetchFailed(
                 Reason.CONNECTION_ERROR, f"connection failed: {type(exc).__name__}: {exc}"
@@ -103,27 +114,41 @@ class DirectFetcher:
         current = url
         visited: list[str] = []
         for _ in range(self._settings.max_redirects + 1):
-            parts = urlsplit(current)
-            if parts.scheme not in ("http", "https") or not parts.hostname:
-                raise FetchFailed(
-                    Reason.INVALID_REDIRECT, f"redirect to a non-http URL: {current!r}"
+            try:
+                parts = urlsplit(current)
+                host, port = parts.hostname, parts.port
+                if parts.scheme not in ("http", "https") or not host:
+                    raise ValueError("not an http(s) URL with a host")
+                address = await resolve_allowed(
+                    host,
+                    port or (443 if parts.scheme == "https" else 80),
+                    allow_private=self._settings.allow_private_urls,
+                    allowlist=self._settings.private_allowlist,
                 )
-            port = parts.port or (443 if parts.scheme == "https" else 80)
-            address = await resolve_allowed(
-                parts.hostname,
-                port,
-                allow_private=self._settings.allow_private_urls,
-                allowlist=self._settings.private_allowlist,
-            )
-            pinned, headers, extensions = pinned_request(current, address)
-            request = self._client.build_request("GET", pinned, headers=headers)
+                pinned, headers, extensions = pinned_request(current, address)
+                request = self._client.build_request("GET", pinned, headers=headers)
+            except (ValueError, httpx.InvalidURL) as exc:
+                # A Location header is page content: a URL httpx cannot send
+                # ("http:127.0.0.1", a bad port) ends this citation, never the request.
+                raise FetchFailed(
+                    Reason.INVALID_REDIRECT,
+                    f"cannot request {current!r}: {exc}",
+                    final_url=visited[-1] if visited else None,
+                ) from None
             request.extensions.update(extensions)
             response = await self._client.send(request, stream=True)
             try:
                 location = response.headers.get("location")
                 if response.status_code in _REDIRECT_STATUSES and location:
                     visited.append(current)
-                    current = urljoin(current, location.strip())
+                    try:
+                        current = urljoin(current, location.strip())
+                    except ValueError as exc:  # "http://[::1" and the like
+                        raise FetchFailed(
+                            Reason.INVALID_REDIRECT,
+                            f"unreadable redirect {location!r}: {exc}",
+                            final_url=current,
+                        ) from None
                     if current in visited:
                         raise FetchFailed(
                             Reason.TOO_MANY_REDIRECTS,
@@ -131,7 +156,7 @@ class DirectFetcher:
                             final_url=current,
                         )
                     continue
-                body = await self._read_capped(response)
+                body = await read_capped(response, self._settings.max_body_bytes)
             finally:
                 await response.aclose()
             content_type, charset = _parse_content_type(response.headers.get("content-type"))
@@ -149,17 +174,3 @@ class DirectFetcher:
             f"more than {self._settings.max_redirects} redirects",
             final_url=current,
         )
-
-    async def _read_capped(self, response: httpx.Response) -> bytes:
-        limit = self._settings.max_body_bytes
-        declared = response.headers.get("content-length", "")
-        if declared.isdigit() and int(declared) > limit:
-            raise FetchFailed(Reason.TOO_LARGE, f"body of {declared} bytes exceeds {limit} bytes")
-        chunks: list[bytes] = []
-        size = 0
-        async for chunk in response.aiter_bytes():  # decoded bytes: caps decompression bombs too
-            size += len(chunk)
-            if size > limit:
-                raise FetchFailed(Reason.TOO_LARGE, f"body exceeds {limit} bytes")
-            chunks.append(chunk)
-        return b"".join(chunks)

@@ -74,11 +74,19 @@ def js_signals(page: FetchedPage) -> tuple[bool, bool]:
     return bool(_SCRIPT_TAG.search(decoded)), notice
 
 
-def local_text(page: FetchedPage, kind: str, readability_min_chars: int) -> tuple[str, str, bool]:
+def local_text(
+    page: FetchedPage,
+    kind: str,
+    readability_min_chars: int,
+    *,
+    pdf_max_pages: int | None = None,
+    deadline: float | None = None,
+) -> tuple[str, str, bool]:
     """Text of a raw body: ``(text, title, used_full_page_fallback)``. HTML gives readable
-    Markdown, or the whole page's text when that is thin."""
+    Markdown, or the whole page's text when that is thin; a PDF its first ``pdf_max_pages``
+    pages, as many as are read before ``deadline`` (``time.monotonic()``)."""
     if kind == "pdf":
-        return extract.pdf_to_text(page.body), "", False
+        return extract.pdf_to_text(page.body, pdf_max_pages, deadline), "", False
     decoded = extract.decode_body(page.body, page.charset)
     if kind == "text":
         return decoded.strip(), "", False

@@ -48,11 +48,14 @@ Retriever = Callable[[str, Sequence[Passage]], list[Passage]]
 """``retrieve(part, passages)``: the passages most relevant to one part, best first."""
 
 
-def part_retriever(embedder: Embedder, k: int, retrieval: Retrieval) -> Retriever:
-    """``top_passages`` with ``k`` and ``retrieval``, through an embedder that remembers vectors
-    for as long as the retriever lives: a passage ranked for many parts is embedded once."""
+def part_retriever(
+    embedder: Embedder, k: int, retrieval: Retrieval, max_embedded: int | None = None
+) -> Retriever:
+    """``top_passages`` with ``k``, ``retrieval`` and ``max_embedded``, through an embedder that
+    remembers vectors for as long as the retriever lives: a passage ranked for many parts is
+    embedded once."""
     cached = CachingEmbedder(embedder, capacity=4096)
-    return lambda claim, passages: top_passages(claim, passages, cached, k, retrieval)
+    return lambda claim, passages: top_passages(claim, passages, cached, k, retrieval, max_embedded)
 
 
 def _spans(text: str, start: int, end: int, pattern: re.Pattern[str]) -> list[tuple[int, int]]:

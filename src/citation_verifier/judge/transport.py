@@ -13,6 +13,7 @@ import httpx
 
 from citation_verifier.errors import ConfigurationError
 from citation_verifier.net.retry_after import retry_after_s
+from citation_verifier.redaction import Redactor
 
 
 @dataclass(frozen=True)
@@ -34,6 +35,9 @@ class RetryPolicy:
         return delay / 2 + random.uniform(0, delay / 2)
 
 
+_CREDENTIAL_HEADERS = frozenset({"authorization", "x-api-key", "api-key"})
+
+
 @dataclass(frozen=True)
 class Endpoint:
     """Where and how to call a provider, and which variables to name when it is misconfigured."""
@@ -46,6 +50,12 @@ class Endpoint:
     """The environment variable holding the key (named on 401/403); None when keyless."""
     config_variables: str
     """Variables to check when the endpoint or model does not exist (named on 404)."""
+
+    def redactor(self) -> Redactor:
+        """Redacts this endpoint's credentials (its key headers, and the key after
+        ``Bearer``) from what the provider says back."""
+        keys = [v for k, v in self.headers.items() if k.lower() in _CREDENTIAL_HEADERS]
+        return Redactor([*keys, *(v.split(" ", 1)[-1] for v in keys)])
 
 
 class ProviderCallFailed(Exception):
@@ -68,16 +78,18 @@ def retry_after_seconds(response: httpx.Response) -> float | None:
     return retry_after_s(response.headers.get("retry-after"))
 
 
-def _error_message(response: httpx.Response) -> str:
-    """The provider's error message (OpenAI, Anthropic and Ollama shapes), shortened."""
+def _error_message(response: httpx.Response, redact: Redactor) -> str:
+    """The provider's error message (OpenAI, Anthropic and Ollama shapes), with our own
+    credentials redacted (providers echo them), shortened."""
     try:
         body = response.json()
     except ValueError:
-        return response.text[:200]
+        body = None
     error = body.get("error") if isinstance(body, dict) else None
     if isinstance(error, dict):
         error = error.get("message")
-    return str(error)[:200] if error else response.text[:200]
+    # Redacted before it is cut, so a cut can never leave half a key behind.
+    return redact(str(error) if error else response.text)[:200]
 
 
 async def post_json(
@@ -89,6 +101,7 @@ async def post_json(
     (retries exhausted, other 4xx) or MalformedResponse (2xx whose body is not a JSON object).
     """
     attempt = 0
+    redact = endpoint.redactor()
     while True:
         wait: float | None = None
         try:
@@ -107,7 +120,7 @@ async def post_json(
                 )
             if status == 404:
                 raise ConfigurationError(
-                    f"{endpoint.provider} answered 404 ({_error_message(response)}): "
+                    f"{endpoint.provider} answered 404 ({_error_message(response, redact)}): "
                     f"check {endpoint.config_variables}"
                 )
             if status == 429 or status >= 500:
@@ -119,9 +132,8 @@ async def post_json(
                         f"more than JUDGE_RETRY_AFTER_MAX_S={policy.retry_after_max_s:g}"
                     )
             elif status >= 400:
-                raise ProviderCallFailed(
-                    f"{endpoint.provider} answered HTTP {status}: {_error_message(response)}"
-                )
+                message = _error_message(response, redact)
+                raise ProviderCallFailed(f"{endpoint.provider} answered HTTP {status}: {message}")
             else:
                 try:
                     data = response.json()

@@ -28,6 +28,7 @@ def mcp(
     import uvicorn
 
     from citation_verifier.mcp_server.server import MCP_PATH, create_server, http_app
+    from citation_verifier.redaction import Redactor
     from citation_verifier.service.command import log_json_lines
     from citation_verifier.service.server import bind, url_of
     from citation_verifier.terminal import ExitCode, fail, load_settings
@@ -35,7 +36,7 @@ def mcp(
     settings = load_settings()
     # Logs go to standard error: on stdio, standard output carries the protocol and nothing
     # else. Configured before the SDK's server is built, so its own default handler stays out.
-    log_json_lines()
+    log_json_lines(Redactor.from_settings(settings))
     server = create_server(settings)
     if not http:
         # Ctrl-C in a terminal is a normal way to stop a server, as it is for `serve`.

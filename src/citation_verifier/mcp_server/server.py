@@ -5,6 +5,7 @@ transport behind the API's key check."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -163,13 +164,14 @@ async def check_answer(
         )
     except ValidationError as error:
         raise _invalid(error) from None
-    statements = parse_answer(request.answer, request.citation_urls())
-    _refuse(answer_urls_problem(statements, settings))
 
     async def progress(done: int, total: int, message: str) -> None:
         await ctx.report_progress(done, total, message)
 
     async def check(verifier: Verifier) -> AnswerResult:
+        # Parsed in a slot and off the event loop, as the HTTP service does.
+        statements = await asyncio.to_thread(parse_answer, request.answer, request.citation_urls())
+        _refuse(answer_urls_problem(statements, settings))
         return await check_statements(
             verifier,
             statements,

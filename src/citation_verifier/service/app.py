@@ -10,6 +10,7 @@ missing its key (the message names the variable, never its value).
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
@@ -31,13 +32,14 @@ from citation_verifier.errors import ConfigurationError, error_text
 from citation_verifier.models import VerifyRequest, VerifyResult
 from citation_verifier.retrieve import Embedder
 from citation_verifier.service.admission import Admission, Overloaded
+from citation_verifier.service.hosts import HostCheck, allowed_hosts
 from citation_verifier.service.limits import (
     answer_length_problem,
     answer_urls_problem,
     claim_problem,
 )
 from citation_verifier.service.metrics import ServiceMetrics
-from citation_verifier.service.middleware import AccessLog, RequestLimits
+from citation_verifier.service.middleware import AccessLog, RequestLimits, bearer_matches
 from citation_verifier.service.state import ServiceState
 from citation_verifier.settings import Settings
 from citation_verifier.verifier import Verifier
@@ -45,6 +47,12 @@ from citation_verifier.verifier import Verifier
 _T = TypeVar("_T")
 
 WEB_DIR = Path(__file__).parent / "web"
+# What SERVICE_API_KEY protects: the work (it spends CPU, fetches and judge calls) and what
+# tells about traffic (metrics). Liveness, the web page and its assets, and the schema stay
+# open: probes and browsers load them before anyone can type a key, and they reveal nothing
+# about the configuration. /ready answers without the key but keeps its detail for callers
+# that send it (the detail names settings and the judge's last failure).
+PROTECTED_PATHS = ("/verify", "/check-answer", "/metrics")
 # The page loads only what the app serves: no CDN, no inline script.
 PAGE_CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -193,9 +201,16 @@ def _field_errors(error: RequestValidationError) -> list[dict[str, str]]:
     return out
 
 
-def create_app(settings: Settings | None = None, *, embedder: Embedder | None = None) -> FastAPI:
+def create_app(
+    settings: Settings | None = None,
+    *,
+    embedder: Embedder | None = None,
+    listen_host: str = "127.0.0.1",
+) -> FastAPI:
     """The service for ``settings`` (read from the environment when None). ``embedder`` lets
-    a caller share an already loaded model; by default the app loads its own at startup."""
+    a caller share an already loaded model; by default the app loads its own at startup.
+    ``listen_host`` is where it is served: on loopback it answers loopback ``Host`` names only
+    (DNS rebinding), unless SERVICE_ALLOWED_HOSTS says otherwise."""
     settings = settings or Settings()
     metrics = ServiceMetrics()
     state = ServiceState(settings, metrics, embedder)
@@ -228,8 +243,11 @@ def create_app(settings: Settings | None = None, *, embedder: Embedder | None = 
         RequestLimits,
         max_body_bytes=settings.service_max_body_bytes,
         api_key=settings.service_api_key,
-        protected_paths=["/verify", "/check-answer"],
+        protected_paths=PROTECTED_PATHS,
     )
+    hosts = allowed_hosts(listen_host, settings.service_allowed_hosts)
+    if hosts is not None:
+        app.add_middleware(HostCheck, allowed=hosts)
     app.add_middleware(AccessLog, metrics=metrics)
     app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
 
@@ -277,15 +295,18 @@ def create_app(settings: Settings | None = None, *, embedder: Embedder | None = 
         tags=["operations"],
         responses={503: {"model": Readiness, "description": "Not ready; detail says why."}},
     )
-    async def ready() -> Readiness | JSONResponse:
+    async def ready(request: Request) -> Readiness | JSONResponse:
         """Readiness: the model is loaded, the configured backends have their keys, and the
-        judge's last call did not fail (an unreachable provider is not ready)."""
+        judge's last call did not fail (an unreachable provider is not ready). With
+        SERVICE_API_KEY set, ``detail`` is given only to callers that send the key."""
+        key = settings.service_api_key
+        told = key is None or bearer_matches(request.headers.get("authorization"), key)
         if state.verifier is None:
-            body = Readiness(status="not_ready", detail=state.error)
+            body = Readiness(status="not_ready", detail=state.error if told else None)
             return JSONResponse(body.model_dump(), 503)
         if state.judge_failure is not None:
-            body = Readiness(status="not_ready", detail=f"judge failing: {state.judge_failure}")
-            return JSONResponse(body.model_dump(), 503)
+            detail = f"judge failing: {state.judge_failure}" if told else None
+            return JSONResponse(Readiness(status="not_ready", detail=detail).model_dump(), 503)
         return Readiness(status="ready")
 
     @app.get("/metrics", tags=["operations"], response_class=Response)
@@ -366,19 +387,19 @@ def create_app(settings: Settings | None = None, *, embedder: Embedder | None = 
         problem = answer_length_problem(body.answer, settings)
         if problem is not None:
             return _invalid(*problem)
-        statements = parse_answer(body.answer, body.citation_urls())
-        problem = answer_urls_problem(statements, settings)
-        if problem is not None:
-            return _invalid(*problem)
-        result = await admitted(
-            "check_answer",
-            lambda verifier: check_statements(
-                verifier,
-                statements,
-                cited_at=body.cited_at,
-                compare_archive=body.compare_archive,
-            ),
-        )
+
+        async def check(verifier: Verifier) -> AnswerResult | JSONResponse:
+            # Parsed in a slot and off the event loop: a flood of long answers waits for
+            # admission (or gets 429) instead of stalling /health.
+            statements = await asyncio.to_thread(parse_answer, body.answer, body.citation_urls())
+            problem = answer_urls_problem(statements, settings)
+            if problem is not None:
+                return _invalid(*problem)
+            return await check_statements(
+                verifier, statements, cited_at=body.cited_at, compare_archive=body.compare_archive
+            )
+
+        result = await admitted("check_answer", check)
         if isinstance(result, JSONResponse):
             return result
         metrics.record_answer(result)

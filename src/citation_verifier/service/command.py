@@ -9,6 +9,8 @@ from typing import Annotated
 
 import typer
 
+from citation_verifier.redaction import RedactingFilter, Redactor
+
 
 class JsonLines(logging.Formatter):
     """Every log line is one JSON object: the access log's lines are JSON already; any other
@@ -19,16 +21,19 @@ class JsonLines(logging.Formatter):
         if record.name == "citation_verifier.access":
             return message
         line = {"level": record.levelname.lower(), "logger": record.name, "message": message}
-        if record.exc_info:
+        if record.exc_text:  # formatted and redacted by the filter
+            line["error"] = record.exc_text
+        elif record.exc_info:
             line["error"] = self.formatException(record.exc_info)
         return json.dumps(line, ensure_ascii=False)
 
 
-def log_json_lines() -> None:
+def log_json_lines(redact: Redactor) -> None:
     """Log INFO and above to standard error as :class:`JsonLines` (standard output stays free:
-    the MCP server's stdio transport owns it)."""
+    the MCP server's stdio transport owns it), every configured secret redacted."""
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(JsonLines())
+    handler.addFilter(RedactingFilter(redact))
     logging.basicConfig(level=logging.INFO, handlers=[handler])
     logging.getLogger("alembic").setLevel(logging.WARNING)  # migration chatter
 
@@ -45,13 +50,13 @@ def serve(
     from citation_verifier.terminal import ExitCode, fail, load_settings
 
     settings = load_settings()
-    log_json_lines()
+    log_json_lines(Redactor.from_settings(settings))
     try:
         sock = bind(host, port)
     except OSError as error:
         raise fail(f"cannot listen on {host}:{port}: {error.strerror}", ExitCode.INPUT) from None
     typer.echo(f"citation-verifier listening on {url_of(sock)}", err=False)
     sys.stdout.flush()
-    server = make_server(create_app(settings))
+    server = make_server(create_app(settings, listen_host=host))
     with sock:
         server.run(sockets=[sock])

@@ -61,9 +61,10 @@ def _header(scope: Scope, name: bytes) -> str | None:
 
 
 def bearer_matches(authorization: str | None, key: SecretStr) -> bool:
-    """Whether ``authorization`` is ``Bearer <key>``; compared in constant time."""
+    """Whether ``authorization`` is ``Bearer <key>``; compared in constant time. An empty
+    token never matches, whatever the key (settings refuse a blank key; this is the backstop)."""
     scheme, _, token = (authorization or "").partition(" ")
-    if scheme.lower() != "bearer":
+    if scheme.lower() != "bearer" or not token.strip() or not key.get_secret_value().strip():
         return False
     return hmac.compare_digest(
         token.strip().encode("utf-8"), key.get_secret_value().encode("utf-8")

@@ -5,8 +5,8 @@ passes them all is a :class:`Document` for the judge."""
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
+import functools
 from collections.abc import Callable, Sequence
 
 from citation_verifier import extract
@@ -21,6 +21,7 @@ from citation_verifier.fetch.reading import (
 from citation_verifier.fetch.rules.base import LoadState, Outcome, settle
 from citation_verifier.models import Label, Reason, http_reason
 from citation_verifier.settings import Settings
+from citation_verifier.workers import extraction_pool
 
 Finding = tuple[Label, str, str]
 """What settles a page: its label, reason and a readable detail."""
@@ -112,9 +113,7 @@ class ReadPage:
             # What follows is decided on that text: its page's rid is the verdict's.
             page = dataclasses.replace(page, rid=rid)
         else:
-            text, title, fallback = await asyncio.to_thread(
-                local_text, page, kind, self._settings.readability_min_chars
-            )
+            text, title, fallback = await self._extract(page, kind)
         for text_check in TEXT_CHECKS:
             finding = text_check(page, kind, text, title, self._settings)
             if finding is not None:
@@ -132,6 +131,30 @@ class ReadPage:
             content_type=page.content_type,
         )
         return Outcome(document, page)
+
+    async def _extract(self, page: FetchedPage, kind: str) -> tuple[str, str, bool]:
+        """The page's text, extracted in the bounded extraction pool within EXTRACT_TIMEOUT_S
+        (a PDF stops itself there, with its pages so far; other work cannot be stopped, so
+        the citation is a timeout while the thread finishes on its own)."""
+        settings = self._settings
+        work = functools.partial(
+            local_text,
+            page,
+            kind,
+            settings.readability_min_chars,
+            pdf_max_pages=settings.pdf_max_pages,
+        )
+        try:
+            return await extraction_pool(settings.extract_workers).run(
+                work, settings.extract_timeout_s
+            )
+        except TimeoutError:
+            raise FetchFailed(
+                Reason.TIMEOUT,
+                f"reading the page's text took more than {settings.extract_timeout_s:g} s",
+                final_url=page.final_url,
+                render_may_help=False,
+            ) from None
 
     async def _fetch(
         self, state: LoadState, *, readability: bool = True, render: bool = False
