@@ -207,3 +207,21 @@ def test_exact_checks_can_be_turned_off_by_setting() -> None:
 def test_values_given_as_alternatives_or_a_range_are_not_checked_alone() -> None:
     found = checks("He began recording in 1889 or 1890.", "He began recording in 1890.")
     assert found.number_conflict() is None and found.number_missing() is None
+
+
+def test_a_value_in_another_unit_is_not_stated() -> None:
+    found = checks("The tower is 70 feet tall.", "The tower is 70 metres tall.")
+    assert not found.states_values("The tower is 70 metres tall.")
+    assert found.states_values("The tower is 70 feet (21 metres) tall.")
+
+
+def test_a_number_spelled_without_its_separator_is_still_verbatim() -> None:
+    assert is_verbatim(
+        "The firm employs 12083 people in Leeds.", "The firm employs 12,083 people in Leeds."
+    )
+
+
+def test_names_of_several_words_swapped_around_the_verb_are_caught() -> None:
+    page = "Rahul Mehta defeated David Okafor in the final in Utrecht."
+    assert checks("David Okafor defeated Rahul Mehta in the final in Utrecht.", page).roles(page)
+    assert checks("Rahul Mehta defeated David Okafor in the final.", page).roles(page) is None

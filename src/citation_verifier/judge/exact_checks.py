@@ -40,6 +40,8 @@ _NEGATIVE = re.compile(
     re.I,
 )
 _PASSIVE = re.compile(r"\bby\b", re.I)
+# A name of several words is one role: "David Okafor" → "DavidOkafor".
+_NAMES_JOINED = re.compile(r"\b([A-Z][a-z]+)\s+(?=[A-Z][a-z]+\b)")
 _FRONTED = re.compile(r"^\s*(?:\S+\s+){0,4}\S+,\s+")
 _ALTERNATIVE = re.compile(r"^\s*(?:or|to|and|-|–|—)\s*$", re.I)
 # How many words after a negation it reaches.
@@ -93,8 +95,12 @@ def opposite_polarity(claim: str, sentence: str) -> bool:
     return bool((negated_words(claim) ^ negated_words(sentence)) & shared)
 
 
+_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
+
+
 def _words(text: str) -> list[str]:
-    return [w.lower().replace("’", "'") for w in _WORD.findall(text)]
+    """Lower-cased words; a number's thousands separators dropped ("12,083" is "12083")."""
+    return [w.lower().replace("’", "'") for w in _WORD.findall(_THOUSANDS.sub("", text))]
 
 
 def is_verbatim(claim: str, sentence: str) -> bool:
@@ -205,9 +211,13 @@ class ExactChecks:
         return None
 
     def states_values(self, text: str) -> bool:
-        """``text`` states every value of the claim."""
-        have = values(quantities(text))
-        return all(q.value in have for q in self.quantities)
+        """``text`` states every value of the claim (in the claim's unit, where both give
+        one)."""
+        stated = quantities(text)
+        have = values(stated)
+        return all(
+            q.value in have and not _slot_conflict([q], stated, set()) for q in self.quantities
+        )
 
     def number_missing(self) -> Finding | None:
         """A claim value stated nowhere in the passages."""
@@ -223,9 +233,10 @@ class ExactChecks:
         inside = [s for s in self.aligned(POLARITY_ALIGNED) if s.text in quote]
         if not inside or _PASSIVE.search(self.claim) or _PASSIVE.search(inside[0].text):
             return None
-        have = content_sequence(inside[0].text)
+        have = content_sequence(_NAMES_JOINED.sub(r"\1", inside[0].text))
         core = _FRONTED.sub("", self.claim, count=1)  # "In 2019, ..." is no role
-        order = list(dict.fromkeys(w for w in content_sequence(core) if w in have))
+        claimed = content_sequence(_NAMES_JOINED.sub(r"\1", core))
+        order = list(dict.fromkeys(w for w in claimed if w in have))
         if len(order) < 3:
             return None
         first, second, third = (have.index(w) for w in order[:3])
