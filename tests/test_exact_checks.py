@@ -225,3 +225,8 @@ def test_names_of_several_words_swapped_around_the_verb_are_caught() -> None:
     page = "Rahul Mehta defeated David Okafor in the final in Utrecht."
     assert checks("David Okafor defeated Rahul Mehta in the final in Utrecht.", page).roles(page)
     assert checks("Rahul Mehta defeated David Okafor in the final.", page).roles(page) is None
+
+
+def test_a_pair_that_both_negate_something_is_left_to_the_model() -> None:
+    claim = "This protective anguish was not milked by Bush for months."
+    assert not opposite_polarity(claim, "Bush has not milked this protective anguish for months.")

@@ -90,7 +90,9 @@ def opposite_polarity(claim: str, sentence: str) -> bool:
     """A content word both state is negated in one and not in the other ("prevents the cold"
     against "does not prevent the cold"). A negation about something else in the sentence
     ("Illinois-born Heston was not a Broadway actor" against "Heston was born in Illinois")
-    is no opposite."""
+    is no opposite, and neither is a pair where both negate something."""
+    if negations(claim) and negations(sentence):
+        return False  # both negate something: which scopes differ is beyond a word rule
     shared = set(content_sequence(claim)) & set(content_sequence(sentence))
     return bool((negated_words(claim) ^ negated_words(sentence)) & shared)
 
