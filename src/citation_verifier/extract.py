@@ -114,6 +114,13 @@ def decode_body(body: bytes, declared_charset: str | None) -> str:
     return str(best) if best is not None else body.decode("utf-8", errors="replace")
 
 
+def load_libraries() -> None:
+    """Import the extraction libraries (seconds on a busy machine the first time; nothing
+    after), so the first page's extraction budget is spent on the page."""
+    import pypdfium2  # noqa: F401
+    import trafilatura  # noqa: F401
+
+
 def html_to_markdown(html: str, url: str | None = None) -> str:
     """Readable main content as Markdown (navigation, sidebars, footers, ads removed)."""
     import trafilatura  # heavy import, deferred to first use

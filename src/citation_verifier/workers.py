@@ -30,14 +30,23 @@ class WorkerPool:
     def __init__(self, workers: int, name: str) -> None:
         self._executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix=name)
 
-    async def run(self, work: Callable[..., _T], budget_s: float) -> _T:
+    async def run(
+        self,
+        work: Callable[..., _T],
+        budget_s: float,
+        prepare: Callable[[], object] | None = None,
+    ) -> _T:
         """``work(deadline=...)`` in a pool thread, once one is free (and this request's
         share, if it holds one), with ``budget_s`` from the moment it starts. TimeoutError
-        when it has not returned a second after that (the thread then finishes on its own)."""
+        when it has not returned a second after that (the thread then finishes on its own).
+        ``prepare`` runs first, off the clock (a library's first import on a busy machine is
+        no page's fault)."""
         loop = asyncio.get_running_loop()
         started = asyncio.Event()
 
         def timed() -> _T:
+            if prepare is not None:
+                prepare()
             loop.call_soon_threadsafe(started.set)
             return work(deadline=time.monotonic() + budget_s)
 

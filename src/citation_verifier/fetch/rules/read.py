@@ -146,7 +146,7 @@ class ReadPage:
         )
         try:
             return await extraction_pool(settings.extract_workers).run(
-                work, settings.extract_timeout_s
+                work, settings.extract_timeout_s, prepare=extract.load_libraries
             )
         except TimeoutError:
             raise FetchFailed(
