@@ -144,3 +144,17 @@ def test_embedder_loads_nothing_until_first_use() -> None:
     assert fresh._session is None
     fresh.embed(["x"])
     assert fresh._session is not None
+
+
+def test_a_passage_that_states_the_claim_verbatim_comes_first(embedder: MiniLMEmbedder) -> None:
+    filler = " ".join(
+        f"Unrelated sentence number {i} about the weather and trains." for i in range(30)
+    )
+    pages = [
+        Passage("Water boils at 100 degrees Celsius at sea level, as every cook knows.", 0, 1, 0),
+        Passage(
+            filler + " The harbour bridge opened to traffic in 1932 after four years.", 2, 3, 1
+        ),
+    ]
+    claim = "The harbour bridge opened to traffic in 1932."
+    assert top_passages(claim, pages, embedder, 1)[0].index == 1

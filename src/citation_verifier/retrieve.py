@@ -4,6 +4,7 @@ default), lexically (BM25), or both fused; docs/RETRIEVAL.md has the measurement
 from __future__ import annotations
 
 import math
+import re
 import threading
 from collections import Counter
 from collections.abc import Sequence
@@ -14,6 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from citation_verifier.errors import ModelUnavailableError
+from citation_verifier.passages import normalise_for_quote
 from citation_verifier.settings import Retrieval
 from citation_verifier.terms import index_terms
 
@@ -186,4 +188,19 @@ def top_passages(
         vectors = embedder.embed([claim, *texts])
         rankings.append(rank((vectors[1:] @ vectors[0]).tolist()))
     order = fuse_rankings(*rankings) if len(rankings) > 1 else rankings[0]
-    return [passages[i] for i in order[:k]]
+    return [passages[i] for i in stating_first(claim, texts, order)[:k]]
+
+
+_TRAILING = re.compile(r"[\s.!?;:,]+$")
+
+
+def stating_first(claim: str, texts: Sequence[str], order: Sequence[int]) -> list[int]:
+    """``order`` with the passages that hold the claim word for word (after the guard's
+    normalisation, case aside) moved to the front: a page that states the claim verbatim
+    has that passage judged, wherever the embedding ranked it (it reads a passage's first
+    128 word pieces only)."""
+    needle = _TRAILING.sub("", normalise_for_quote(claim)).lower()
+    if len(needle.split()) < 4:
+        return list(order)
+    holds = {i for i in order if needle in normalise_for_quote(texts[i]).lower()}
+    return [i for i in order if i in holds] + [i for i in order if i not in holds]
