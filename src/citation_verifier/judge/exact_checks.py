@@ -44,6 +44,9 @@ _PASSIVE = re.compile(r"\bby\b", re.I)
 _NAMES_JOINED = re.compile(r"\b([A-Z][a-z]+)\s+(?=[A-Z][a-z]+\b)")
 _FRONTED = re.compile(r"^\s*(?:\S+\s+){0,4}\S+,\s+")
 _ALTERNATIVE = re.compile(r"^\s*(?:or|to|and|-|–|—)\s*$", re.I)
+# A role swap holds the same words: the claim's are all in the sentence, and make up at least
+# this share of the sentence's.
+ROLES_SAME_WORDS = 0.8
 # How many words after a negation it reaches.
 NEGATION_SCOPE = 4
 # Aligned: the sentence holds at least this share of the claim's content words.
@@ -231,13 +234,16 @@ class ExactChecks:
         """The sentence ``quote`` rests on holds the claim's first three content words in
         reverse order (subject, verb, object against object, verb, subject: "Jones defeated
         Smith" against "Smith defeated Jones"; a fronted "In 2019, Smith defeated Jones" keeps
-        their order), and neither is passive."""
+        their order), neither is passive, and the two hold the same words (a swap of roles, not
+        a sentence that says more)."""
         inside = [s for s in self.aligned(POLARITY_ALIGNED) if s.text in quote]
         if not inside or _PASSIVE.search(self.claim) or _PASSIVE.search(inside[0].text):
             return None
         have = content_sequence(_NAMES_JOINED.sub(r"\1", inside[0].text))
         core = _FRONTED.sub("", self.claim, count=1)  # "In 2019, ..." is no role
         claimed = content_sequence(_NAMES_JOINED.sub(r"\1", core))
+        if not set(claimed) <= set(have) or len(set(claimed)) < ROLES_SAME_WORDS * len(set(have)):
+            return None
         order = list(dict.fromkeys(w for w in claimed if w in have))
         if len(order) < 3:
             return None
