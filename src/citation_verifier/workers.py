@@ -55,7 +55,10 @@ class WorkerPool:
             future = loop.run_in_executor(self._executor, timed)
             await started.wait()
             # The grace second lets work that stops itself at the deadline return what it has.
-            return await asyncio.wait_for(future, budget_s + 1.0)
+            # asyncio.timeout, not wait_for: Python 3.11's wait_for swallows a cancellation that
+            # lands as the work finishes, and a batch then ignored Ctrl-C and ran to the end.
+            async with asyncio.timeout(budget_s + 1.0):
+                return await future
 
 
 @functools.cache
