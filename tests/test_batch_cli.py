@@ -142,8 +142,8 @@ def test_cli_batch_names_a_missing_input_file(tmp_path: Path) -> None:
     assert "input file not found" in result.output
 
 
-def _slow_city_site(serve: Serve, cities: int) -> LoopbackSite:
-    return serve({f"/city/{n}": Page(city_page(n), delay_s=0.25) for n in range(cities)})
+def _slow_city_site(serve: Serve, cities: int, delay_s: float = 0.25) -> LoopbackSite:
+    return serve({f"/city/{n}": Page(city_page(n), delay_s=delay_s) for n in range(cities)})
 
 
 async def test_batch_killed_mid_run_resumes_to_the_identical_report(
@@ -192,7 +192,9 @@ async def test_batch_killed_mid_run_resumes_to_the_identical_report(
 async def test_ctrl_c_stops_cleanly_and_resume_judges_only_the_rest(
     tmp_path: Path, serve: Serve, settings: Settings, embedder: MiniLMEmbedder
 ) -> None:
-    site = _slow_city_site(serve, 8)
+    # Pages slow enough that the run is still going when the signal lands (with 0.25 s it
+    # sometimes finished first in a full run).
+    site = _slow_city_site(serve, 8, delay_s=1.0)
     inputs = write_jsonl(tmp_path / "in.jsonl", city_records(site, 8))  # 24 citations
     out = tmp_path / "report.csv"
     checkpoint = tmp_path / "report.csv.checkpoint.jsonl"
