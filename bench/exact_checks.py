@@ -18,25 +18,13 @@ import time
 from collections import Counter, defaultdict
 from pathlib import Path
 
+from checker_tuning import DATASETS, EVAL_DIR
+
 from citation_verifier.evaluate import Prediction, read_rows, score, stratified_sample
 from citation_verifier.judge.checker import EXACT_RULES, CheckerJudge, chunk_texts
 from citation_verifier.judge.checker_model import CheckerModel
 from citation_verifier.passages import split_passages
 from citation_verifier.retrieve import MiniLMEmbedder, top_passages
-
-_ROOT = Path(__file__).resolve().parents[1]
-EVAL_DIR = _ROOT.parent / "shared" / "eval" / "claims"
-DATASETS = (
-    "wice",
-    "expertqa",
-    "factcheckgpt",
-    "checkcovid",
-    "healthver",
-    "climatefever",
-    "attributionbench",
-    "lfqa",
-    "covidfact",
-)
 
 
 def objective(predictions: dict[str, list[Prediction]]) -> float:
