@@ -239,3 +239,39 @@ async def test_a_cross_language_pair_the_embedded_llm_cannot_match_is_reported(
     citation = verdict.citations[0]
     assert citation.reason == Reason.UNSUPPORTED_LANGUAGE, citation
     assert (citation.claim_language, citation.page_language) == ("en", "ru")
+
+
+@needs_llm
+def test_check_answer_checks_a_russian_answer_statement_by_statement(
+    serve: Callable[[dict[str, Route]], LoopbackSite],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    site = serve({"/voda": Page(RUSSIAN_ARTICLE)})
+    url = site.url("/voda")
+    answer = tmp_path / "answer.md"
+    answer.write_text(
+        "Вода кипит при 100 градусах Цельсия на уровне моря [1]. "
+        "На вершине Эвереста вода кипит примерно при 50 градусах [1]. "
+        "Луна сделана из сыра [1].\n\n"
+        f"[1]: {url}\n",
+        encoding="utf-8",
+    )
+    for name, value in {
+        "ALLOW_PRIVATE_URLS": "true",
+        "AUDIT_ENABLED": "false",
+        "JUDGE_PROVIDER": "checker",
+        "LANGUAGE_JUDGE": "auto",
+    }.items():
+        monkeypatch.setenv(name, value)
+    done = CliRunner().invoke(app, ["check-answer", "--json", str(answer)])
+    assert done.exit_code == 0, done.output
+    result = json.loads(done.stdout)
+    labels = [s["overall"] for s in result["statements"]]
+    assert labels == ["supported", "contradicted", "not_found"], result
+    languages = {
+        (c["claim_language"], c["page_language"])
+        for s in result["statements"]
+        for c in s["citations"]
+    }
+    assert languages == {("ru", "ru")}
