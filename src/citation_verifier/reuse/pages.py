@@ -28,6 +28,8 @@ TRANSIENT_REASONS = frozenset(
         Reason.CONNECTION_ERROR,
         Reason.BLOCKED,
         Reason.CRAWL_FAILED,
+        Reason.RATE_LIMITED,
+        Reason.BOT_CHALLENGE,
     }
 )
 

@@ -67,11 +67,18 @@ class TimedFetcher:
         return self._inner.can_render
 
     async def fetch(
-        self, url: str, *, readability: bool = True, render: bool = False
+        self,
+        url: str,
+        *,
+        readability: bool = True,
+        render: bool = False,
+        refuse_consent: bool = False,
     ) -> FetchedPage:
         """The wrapped fetch, timed."""
         with _timed("fetch", self._observe):
-            return await self._inner.fetch(url, readability=readability, render=render)
+            return await self._inner.fetch(
+                url, readability=readability, render=render, refuse_consent=refuse_consent
+            )
 
     async def aclose(self) -> None:
         """Close the wrapped fetcher."""
