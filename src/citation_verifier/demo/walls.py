@@ -14,6 +14,7 @@ form in a hidden modal, captcha widgets in a comment form, and texts *about* all
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler
@@ -93,7 +94,8 @@ review the security of your connection before proceeding.</div></div></div>
 cRay: '8a1b2c3d4e5f6a7b',cH: 'x'};var cpo = document.createElement('script');
 cpo.src = '/cdn-cgi/challenge-platform/h/g/orchestrate/chl_page/v1?ray=8a1b2c3d4e5f6a7b';
 document.getElementsByTagName('head')[0].appendChild(cpo);}());</script>
-<div class="footer" role="contentinfo"><div class="footer-inner"><div class="clearfix diagnostic-wrapper">
+<div class="footer" role="contentinfo"><div class="footer-inner">
+<div class="clearfix diagnostic-wrapper">
 <div class="ray-id">Ray ID: <code>8a1b2c3d4e5f6a7b</code></div></div>
 <div class="text-center" id="footer-text">Performance &amp; security by Cloudflare</div></div></div>
 </body></html>"""
@@ -116,10 +118,12 @@ window.awsWafCookieDomainList = [];window.gokuProps = {"key":"AQIDAHjcYu/GjX+Qlg
 <script src="https://e2a3b4c5d6e7.9f8e7d6c.us-east-1.token.awswaf.com/e2a3b4c5d6e7/challenge.js">
 </script></head><body><div id="challenge-container"></div><script type="text/javascript">
 AwsWafIntegration.saveReferrer();AwsWafIntegration.checkForceRefresh().then((forceRefresh) => {
-if (forceRefresh) {AwsWafIntegration.forceRefreshToken().then(() => {window.location.reload(true);});
+if (forceRefresh) {AwsWafIntegration.forceRefreshToken().then(() => {
+window.location.reload(true);});
 } else {AwsWafIntegration.getToken().then(() => {window.location.reload(true);});}});</script>
 <noscript><h1>JavaScript is disabled</h1>In order to continue, we need to verify that you're not a
-robot. This requires JavaScript. Enable JavaScript and then reload the page.</noscript></body></html>"""
+robot. This requires JavaScript. Enable JavaScript and then reload the page.</noscript>
+</body></html>"""
 
 _DATADOME = """<html><head><title>example-shop.com</title><style>#cmsg{animation: A 1.5s;}
 </style></head><body style="margin:0"><p id="cmsg">Please enable JS and disable any ad blocker</p>
@@ -418,29 +422,38 @@ ARTICLE_HEADERS: dict[str, dict[str, str]] = {
 }
 
 
-def consent_wall_article(article: str = ARTICLES["/a/about-cookies"]) -> Route:
-    """An article behind a OneTrust consent wall: the HTML carries only the dialog until consent
-    is refused or given (the choice is a cookie the page sets), then the article."""
-    wall = (
-        f"<!doctype html><html><head><title>Example Daily</title></head><body>{_NAV}"
-        f'<main id="content"></main>{_ONETRUST}<script>'
-        "function choose(v){document.cookie='OptanonAlertBoxClosed='+v+'; path=/';"
-        "location.reload();}"
-        "document.getElementById('onetrust-reject-all-handler').onclick=function(){choose('no')};"
-        "document.getElementById('onetrust-accept-btn-handler').onclick=function(){choose('yes')};"
-        f"</script>{_FOOT}</body></html>"
-    )
+class ConsentWalledArticle:
+    """An article behind a OneTrust consent wall (a route): the HTML carries only the dialog
+    until consent is refused or given (the choice is a cookie the page sets), then the article.
+    ``choices`` records every choice a request came with (``no`` refused, ``yes`` accepted)."""
 
-    def serve(handler: BaseHTTPRequestHandler) -> None:
-        chosen = "OptanonAlertBoxClosed=" in (handler.headers.get("Cookie") or "")
-        body = (article if chosen else wall).encode()
+    def __init__(self, article: str = ARTICLES["/a/about-cookies"]) -> None:
+        self.article = article
+        self.choices: list[str] = []
+        self.wall = (
+            f"<!doctype html><html><head><title>Example Daily</title></head><body>{_NAV}"
+            f'<main id="content"></main>{_ONETRUST}<script>'
+            "function choose(v){document.cookie='OptanonAlertBoxClosed='+v+'; path=/';"
+            "location.reload();}"
+            "document.getElementById('onetrust-reject-all-handler').onclick="
+            "function(){choose('no')};"
+            "document.getElementById('onetrust-accept-btn-handler').onclick="
+            "function(){choose('yes')};"
+            f"</script>{_FOOT}</body></html>"
+        )
+
+    def __call__(self, handler: BaseHTTPRequestHandler) -> None:
+        """Serve the wall, or the article once a choice was made."""
+        cookie = handler.headers.get("Cookie") or ""
+        found = re.search(r"OptanonAlertBoxClosed=(\w+)", cookie)
+        if found:
+            self.choices.append(found.group(1))
+        body = (self.article if found else self.wall).encode()
         handler.send_response(200)
         handler.send_header("Content-Type", "text/html; charset=utf-8")
         handler.send_header("Content-Length", str(len(body)))
         handler.end_headers()
         handler.wfile.write(body)
-
-    return serve
 
 
 def short_retry_after(seconds: int = 1) -> Callable[[BaseHTTPRequestHandler], None]:
