@@ -116,7 +116,11 @@ class ReadPage:
         page = await self._fetch(state, render=state.render, refuse_consent=state.refuse_consent)
         kind = page_kind(page)
         if page.status in WALL_STATUSES and kind in ("html", "text"):
-            text, _, _, _ = await self._text(state, page, kind)
+            # An error page's text as it came: never a second (paid) fetch to read a wall.
+            if page.markdown is not None:
+                text = extract.page_text(page.markdown)
+            else:
+                text, _, _ = await self._extract(page, kind)
             wall = classify(self._seen(page, text), self._settings.wall_max_outside_chars)
             if wall is not None:
                 return settle_wall(page, wall)
