@@ -8,10 +8,14 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable, Iterator, Mapping
+from pathlib import Path
 
 import pytest
 from pydantic import SecretStr
 
+from citation_verifier.audit.recorder import audit_db_url
+from citation_verifier.audit.records import AuditRecord
+from citation_verifier.audit.store import SqlAuditStore
 from citation_verifier.demo.archive import FakeArchive
 from citation_verifier.demo.loopback import LoopbackSite, Page, Route
 from citation_verifier.demo.site import BOILING_HTML
@@ -38,6 +42,7 @@ from citation_verifier.models import (
     VerifyRequest,
     could_not_read,
 )
+from citation_verifier.pipeline import build_verifier
 from citation_verifier.retrieve import MiniLMEmbedder
 from citation_verifier.settings import Settings
 from citation_verifier.verifier import Verifier
@@ -303,3 +308,29 @@ def test_a_bare_error_page_is_not_a_wall(serve: Serve, embedder: MiniLMEmbedder)
     [citation] = verify(static(), embedder, site.url("/down"))
     assert (citation.label, citation.reason) == (Label.UNREACHABLE, "http_503")
     assert citation.could_not_read is None
+
+
+def test_every_recovery_step_is_in_the_audit_record(
+    serve: Serve, embedder: MiniLMEmbedder, tmp_path: Path
+) -> None:
+    site = serve({"/busy": short_retry_after(1), "/geo": wall_routes()["/geo"]})
+    audited = static(audit_enabled=True, cache_dir=tmp_path)
+
+    async def go() -> list[AuditRecord]:
+        async with build_verifier(audited, embedder=embedder) as verifier:
+            request = VerifyRequest(claim=CLAIM, urls=[site.url("/busy"), site.url("/geo")])
+            result = await verifier.verify(request)
+        store = SqlAuditStore(audit_db_url(audited))
+        try:
+            records = [store.get(c.audit_id or "") for c in result.citations]
+        finally:
+            store.close()
+        assert all(records)
+        return [r for r in records if r is not None]
+
+    busy, geo = asyncio.run(go())
+    [step] = busy.extra["recoveries"]
+    assert (step["step"], step["wall"], step["outcome"]) == ("retry_after", "rate_limited", "read")
+    assert (geo.label, geo.reason) == (Label.UNREACHABLE, Reason.GEO_BLOCKED)
+    assert geo.detail and "not available in your country" in geo.detail
+    assert geo.extra["could_not_read"] == could_not_read(Reason.GEO_BLOCKED)
