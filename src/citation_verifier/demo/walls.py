@@ -224,6 +224,10 @@ _FORBIDDEN = "<html><head><title>403 Forbidden</title></head><body><center><h1>4
 _FORBIDDEN += "</h1></center><hr><center>nginx</center></body></html>"
 
 
+CLOUDFLARE_CHALLENGE = Page(_CF_CHALLENGE, status=403, headers=_CF_HEADERS)
+"""Cloudflare's "Just a moment…" managed challenge as a bot gets it (403, cf-mitigated)."""
+
+
 def _login_redirect(handler: BaseHTTPRequestHandler) -> None:
     handler.send_response(302)
     handler.send_header("Location", "/account/login?next=%2Fmembers%2Freports%2Fboiling")
@@ -247,7 +251,7 @@ WALL_CASES: tuple[WallCase, ...] = (
     WallCase(
         "/cf/managed-403",
         "Cloudflare managed challenge (403)",
-        Page(_CF_CHALLENGE, status=403, headers=_CF_HEADERS),
+        CLOUDFLARE_CHALLENGE,
         "bot_challenge",
     ),
     WallCase(

@@ -29,7 +29,6 @@ TRANSIENT_REASONS = frozenset(
         Reason.BLOCKED,
         Reason.CRAWL_FAILED,
         Reason.RATE_LIMITED,
-        Reason.BOT_CHALLENGE,
     }
 )
 
