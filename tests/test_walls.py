@@ -13,8 +13,10 @@ from pathlib import Path
 import pytest
 from pydantic import SecretStr
 
-from citation_verifier.audit.recorder import audit_db_url
+from citation_verifier.audit.recorder import audit_db_url, snapshot_dir
 from citation_verifier.audit.records import AuditRecord
+from citation_verifier.audit.rejudge import Rejudged, rejudge
+from citation_verifier.audit.snapshots import SnapshotStore
 from citation_verifier.audit.store import SqlAuditStore
 from citation_verifier.demo.archive import FakeArchive
 from citation_verifier.demo.loopback import LoopbackSite, Page, Route
@@ -334,3 +336,24 @@ def test_every_recovery_step_is_in_the_audit_record(
     assert (geo.label, geo.reason) == (Label.UNREACHABLE, Reason.GEO_BLOCKED)
     assert geo.detail and "not available in your country" in geo.detail
     assert geo.extra["could_not_read"] == could_not_read(Reason.GEO_BLOCKED)
+
+
+def test_a_paywalled_verdict_is_rejudged_the_same_from_its_audit_record(
+    site: LoopbackSite, embedder: MiniLMEmbedder, tmp_path: Path
+) -> None:
+    audited = static(audit_enabled=True, cache_dir=tmp_path)
+
+    async def go() -> Rejudged:
+        async with build_verifier(audited, embedder=embedder) as verifier:
+            request = VerifyRequest(claim=CLAIM, urls=[site.url("/paywalled")])
+            [citation] = (await verifier.verify(request)).citations
+            assert citation.reason == Reason.PAYWALLED and citation.audit_id
+            store = SqlAuditStore(audit_db_url(audited))
+            record = store.get(citation.audit_id)
+            store.close()
+            assert record is not None and record.snapshot_id is not None
+            return await rejudge(record, verifier, SnapshotStore(snapshot_dir(audited)))
+
+    again = asyncio.run(go())
+    assert again.reproduced
+    assert again.record.reason == Reason.PAYWALLED

@@ -380,6 +380,10 @@ class Verifier:
         ), best
 
 
+NOT_SETTLED = "; the readable part does not settle the claim"
+"""How a paywalled verdict's detail ends (after the paywall's evidence)."""
+
+
 def paywalled(document: Document, verdict: UrlVerdict) -> UrlVerdict:
     """A paywalled page keeps a verdict its readable part settles (supported, contradicted);
     any other judged verdict becomes unreachable / ``paywalled``: we did not read the rest, so
@@ -393,7 +397,7 @@ def paywalled(document: Document, verdict: UrlVerdict) -> UrlVerdict:
             "evidence_quote": None,
             "evidence_context": None,
             "confidence": 1.0,
-            "detail": f"{document.wall_detail}; the readable part does not settle the claim",
+            "detail": f"{document.wall_detail}{NOT_SETTLED}",
         }
     )
 
