@@ -66,9 +66,21 @@ def _chromium_installed() -> None:
         pytest.fail("Chromium or Playwright is missing: run `make browser install-test`")
 
 
+@pytest.fixture
+def settings() -> Settings:
+    """Loopback allowed, the browser on (render_js auto). Generous connect timeouts: the whole
+    corpus is loaded at once, more connections than the loopback server's listen backlog."""
+    return Settings(allow_private_urls=True, fetch_timeout_s=10.0, connect_timeout_s=5.0)
+
+
 def static(**overrides: object) -> Settings:
     """Loopback allowed, no browser: what the page itself says, quickly."""
-    values: dict[str, object] = {"allow_private_urls": True, "render_js": "never"}
+    values: dict[str, object] = {
+        "allow_private_urls": True,
+        "render_js": "never",
+        "fetch_timeout_s": 10.0,
+        "connect_timeout_s": 5.0,
+    }
     return Settings(**{**values, **overrides})  # type: ignore[arg-type]
 
 
@@ -123,6 +135,19 @@ def test_a_keyword_alone_is_never_a_wall() -> None:
     html = f"<html><body><article><p>{text}</p></article></body></html>"
     seen = Seen(200, {}, "https://e.com/a", "https://e.com/a", html, text)
     assert classify(seen, 300) is None and paywall(seen, 300) is None
+
+
+def test_bot_manager_scripts_on_an_ordinary_short_page_are_not_a_challenge() -> None:
+    # Cloudflare, HUMAN and DataDome put their sensors on every page they protect.
+    text = "Opening hours: Monday to Friday, 9 to 5. Closed on public holidays."
+    html = (
+        '<html><head><script src="/cdn-cgi/challenge-platform/scripts/jsd/main.js"></script>'
+        "<script>window._pxAppId = 'PX12345';</script>"
+        '<script src="https://js.datadome.co/tags.js"></script></head>'
+        f"<body><p>{text}</p></body></html>"
+    )
+    seen = Seen(200, {"server": "cloudflare"}, "https://e.com/a", "https://e.com/a", html, text)
+    assert classify(seen, 300) is None
 
 
 def test_challenge_headers_are_a_wall_whatever_the_text() -> None:

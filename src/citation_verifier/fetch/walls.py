@@ -20,6 +20,7 @@ whether this response is a challenge.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -68,17 +69,21 @@ def _rx(*patterns: str) -> re.Pattern[str]:
 _CHALLENGE_MARKUP: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "Cloudflare challenge platform",
+        # Not /cdn-cgi/challenge-platform/scripts/jsd/: Cloudflare adds that to ordinary pages.
         _rx(
-            r"/cdn-cgi/challenge-platform/", r"window\._cf_chl_opt", r"\bcf-browser-verification\b"
+            r"/cdn-cgi/challenge-platform/(?:h/\w/)?orchestrate/",
+            r"window\._cf_chl_opt",
+            r"\bcf-browser-verification\b",
         ),
     ),
     ("Imperva/Incapsula challenge", _rx(r"_Incapsula_Resource", r"Incapsula incident ID")),
     (
         "AWS WAF challenge",
-        _rx(r"\bAwsWafIntegration\b", r"\bgokuProps\b", r"token\.awswaf\.com", r"/challenge\.js\b"),
+        _rx(r"\bAwsWafIntegration\b", r"\bgokuProps\b", r"token\.awswaf\.com/[^\"']*challenge\.js"),
     ),
     ("DataDome captcha", _rx(r"captcha-delivery\.com", r"\bdd_captcha\b")),
-    ("HUMAN/PerimeterX captcha", _rx(r"\bpx-captcha\b", r"_pxCaptcha", r"\b_pxAppId\b")),
+    # Not _pxAppId: HUMAN's sensor sets it on every page it protects.
+    ("HUMAN/PerimeterX captcha", _rx(r"\bpx-captcha\b", r"_pxCaptcha")),
     ("Akamai bot manager", _rx(r"/_sec/cp_challenge/", r"\bsec-if-cpt-container\b")),
 )
 _CAPTCHA_WIDGET = _rx(
@@ -210,15 +215,28 @@ _WALL_CONTAINER = _rx(
 )
 
 
+class _Page:
+    """What the checks read: the load, its headers by lower-case name, and (measured once, only
+    when a check has found a wall's signal) whether the wall is nearly all the page holds."""
+
+    def __init__(self, seen: Seen, max_outside_chars: int) -> None:
+        self.seen = seen
+        self.headers = {k.lower(): v for k, v in seen.headers.items()}
+        self._max = max_outside_chars
+
+    @functools.cached_property
+    def nearly_all(self) -> bool:
+        """The text outside the wall's own markup is under ``WALL_MAX_OUTSIDE_CHARS``."""
+        return _outside_chars(self.seen) < self._max
+
+
 def classify(seen: Seen, max_outside_chars: int) -> Wall | None:
     """The wall in front of the page ``seen`` describes, or None when it is the page itself.
     ``max_outside_chars``: text outside the wall's own markup above which the page is read as
     content whatever the wall markup says (``WALL_MAX_OUTSIDE_CHARS``)."""
-    headers = {k.lower(): v for k, v in seen.headers.items()}
-    outside = _outside_chars(seen)
-    nearly_all = outside < max_outside_chars
+    page = _Page(seen, max_outside_chars)
     for check in (_rate_or_legal, _challenge, _consent, _login, _age, _geo, _denied):
-        wall = check(seen, headers, nearly_all)
+        wall = check(page)
         if wall is not None:
             return wall
     return None
@@ -232,14 +250,15 @@ def paywall(seen: Seen, max_outside_chars: int) -> Wall | None:
     if _FREE_FALSE_JSON.search(seen.html) or _FREE_FALSE_MICRODATA.search(seen.html):
         evidence.append("schema.org isAccessibleForFree: false")
     notice = _PAYWALL_TEXT.search(seen.text)
-    if notice and (evidence or _outside_chars(seen) < max_outside_chars):
+    if notice and (evidence or _Page(seen, max_outside_chars).nearly_all):
         evidence.append(f"notice {notice.group(0)!r}")
     return Wall(Reason.PAYWALLED, tuple(evidence)) if evidence else None
 
 
-def _rate_or_legal(seen: Seen, headers: Mapping[str, str], nearly_all: bool) -> Wall | None:
+def _rate_or_legal(page: _Page) -> Wall | None:
+    seen = page.seen
     if seen.status == 429:
-        wait = retry_after_s(headers.get("retry-after"))
+        wait = retry_after_s(page.headers.get("retry-after"))
         said = "" if wait is None else f" with Retry-After {wait:g} s"
         return Wall(Reason.RATE_LIMITED, (f"HTTP 429{said}",), wait)
     if seen.status == 451:
@@ -249,7 +268,8 @@ def _rate_or_legal(seen: Seen, headers: Mapping[str, str], nearly_all: bool) -> 
     return None
 
 
-def _challenge(seen: Seen, headers: Mapping[str, str], nearly_all: bool) -> Wall | None:
+def _challenge(page: _Page) -> Wall | None:
+    seen, headers = page.seen, page.headers
     evidence = []
     if headers.get("cf-mitigated", "").strip().lower() == "challenge":
         evidence.append("header cf-mitigated: challenge")
@@ -258,8 +278,6 @@ def _challenge(seen: Seen, headers: Mapping[str, str], nearly_all: bool) -> Wall
         evidence.append(f"header x-amzn-waf-action: {waf_action}")
     if evidence:  # these headers are sent on challenge responses only
         return Wall(Reason.BOT_CHALLENGE, tuple(evidence))
-    if not nearly_all:
-        return None
     evidence = [name for name, pattern in _CHALLENGE_MARKUP if pattern.search(seen.html)]
     if "x-datadome" in headers and seen.status >= 400:
         evidence.append("header x-datadome on an error status")
@@ -267,73 +285,67 @@ def _challenge(seen: Seen, headers: Mapping[str, str], nearly_all: bool) -> Wall
     widget = _CAPTCHA_WIDGET.search(seen.html)
     if widget and text:
         evidence.append(f"captcha widget {widget.group(0)!r}")
-    if evidence or (text and seen.status in (403, 503)):
+    if (evidence or (text and seen.status in (403, 503))) and page.nearly_all:
         if text:
             evidence.append(f"text {text.group(0)!r}")
         return Wall(Reason.BOT_CHALLENGE, tuple(evidence))
     return None
 
 
-def _consent(seen: Seen, headers: Mapping[str, str], nearly_all: bool) -> Wall | None:
+def _consent(page: _Page) -> Wall | None:
+    seen = page.seen
     host = (urlsplit(seen.final_url).hostname or "").lower()
     if host.startswith(_CONSENT_HOSTS):
         return Wall(Reason.CONSENT_WALL, (f"redirected to {host}",))
     if form := _CONSENT_FORM.search(seen.html):  # Google's interstitial is a consent form
         return Wall(Reason.CONSENT_WALL, (f"a consent form posting to {form.group(1)}",))
-    if not nearly_all:
-        return None
     frameworks = [name for name, pattern in _CONSENT_MARKUP if pattern.search(seen.html)]
     phrases = _phrases(_CONSENT_TEXT, seen.text)
-    if (frameworks and phrases) or len(phrases) >= 2:
+    if ((frameworks and phrases) or len(phrases) >= 2) and page.nearly_all:
         evidence = [f"consent framework {name}" for name in frameworks]
         evidence += [f"text {p!r}" for p in phrases[:2]]
         return Wall(Reason.CONSENT_WALL, tuple(evidence))
     return None
 
 
-def _login(seen: Seen, headers: Mapping[str, str], nearly_all: bool) -> Wall | None:
+def _login(page: _Page) -> Wall | None:
+    seen = page.seen
     final_path = urlsplit(seen.final_url).path
     moved = urlsplit(seen.requested_url).path != final_path
-    evidence = []
-    if seen.status == 401:
-        evidence.append("HTTP 401")
-        if "www-authenticate" in headers:
-            evidence.append("header WWW-Authenticate")
-    if moved and _LOGIN_PATH.search(final_path):
-        evidence.append(f"redirected to {final_path}")
-    if not evidence and not nearly_all:
-        return None
     form = _PASSWORD_INPUT.search(seen.html)
     phrase = _LOGIN_TEXT.search(seen.text)
-    if form and (nearly_all or evidence):
-        evidence.append("a password form")
-    if phrase and (nearly_all or evidence):
-        evidence.append(f"text {phrase.group(0)!r}")
-    if len(evidence) >= 2 or (evidence and seen.status != 401):
-        return Wall(Reason.LOGIN_REQUIRED, tuple(evidence))
+    found = (["a password form"] if form else []) + (
+        [f"text {phrase.group(0)!r}"] if phrase else []
+    )
+    if moved and _LOGIN_PATH.search(final_path):  # sent to a login page: that is the wall
+        return Wall(Reason.LOGIN_REQUIRED, (f"redirected to {final_path}", *found))
+    if seen.status == 401 and ("www-authenticate" in page.headers or found):
+        auth = ["header WWW-Authenticate"] if "www-authenticate" in page.headers else []
+        return Wall(Reason.LOGIN_REQUIRED, ("HTTP 401", *auth, *found))
+    if form and phrase and page.nearly_all:
+        return Wall(Reason.LOGIN_REQUIRED, tuple(found))
     return None
 
 
-def _age(seen: Seen, headers: Mapping[str, str], nearly_all: bool) -> Wall | None:
-    if not nearly_all:
-        return None
+def _age(page: _Page) -> Wall | None:
+    seen = page.seen
     phrases = _phrases(_AGE_TEXT, seen.text)
     asks = re.search(r"<(?:input|select|button)\b", seen.html, re.I) is not None
-    if phrases and asks:
+    if phrases and asks and page.nearly_all:
         return Wall(Reason.AGE_GATE, tuple(f"text {p!r}" for p in phrases[:2]))
     return None
 
 
-def _geo(seen: Seen, headers: Mapping[str, str], nearly_all: bool) -> Wall | None:
-    if not nearly_all:
-        return None
+def _geo(page: _Page) -> Wall | None:
+    seen = page.seen
     found = _GEO_TEXT.search(seen.text) or _GEO_TEXT.search(_title(seen.html))
-    if found:
+    if found and page.nearly_all:
         return Wall(Reason.GEO_BLOCKED, (f"text {found.group(0)!r}",))
     return None
 
 
-def _denied(seen: Seen, headers: Mapping[str, str], nearly_all: bool) -> Wall | None:
+def _denied(page: _Page) -> Wall | None:
+    seen = page.seen
     if seen.status in (401, 403):
         return Wall(Reason.BLOCKED, (f"HTTP {seen.status} with no wall we recognise",))
     if _bare(seen) and (found := _DENIED_TEXT.search(seen.text)):

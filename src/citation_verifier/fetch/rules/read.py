@@ -121,7 +121,7 @@ class ReadPage:
                 text = extract.page_text(page.markdown)
             else:
                 text, _, _ = await self._extract(page, kind)
-            wall = classify(self._seen(page, text), self._settings.wall_max_outside_chars)
+            wall, _ = await self._walls(page, text, paywall_too=False)
             if wall is not None:
                 return settle_wall(page, wall)
         for check in PAGE_CHECKS:
@@ -134,11 +134,9 @@ class ReadPage:
         page = dataclasses.replace(page, rid=rid)
         paid = None
         if kind != "pdf":
-            seen = self._seen(page, text)
-            wall = classify(seen, self._settings.wall_max_outside_chars)
+            wall, paid = await self._walls(page, text, paywall_too=True)
             if wall is not None:
                 return settle_wall(page, wall)
-            paid = paywall(seen, self._settings.wall_max_outside_chars)
         for text_check in TEXT_CHECKS:
             finding = text_check(page, kind, text, title, self._settings)
             if finding is not None:
@@ -168,11 +166,26 @@ class ReadPage:
         text, title, fallback = await self._extract(page, kind)
         return text, title, fallback, page.rid
 
-    def _seen(self, page: FetchedPage, text: str) -> Seen:
-        html = ""
-        if page.markdown is None and page_kind(page) == "html":
-            html = extract.decode_body(page.body, page.charset)
-        return Seen(page.status, page.headers, page.requested_url, page.final_url, html, text)
+    async def _walls(
+        self, page: FetchedPage, text: str, *, paywall_too: bool
+    ) -> tuple[Wall | None, Wall | None]:
+        """The wall in front of the page, and (``paywall_too``, when there is none) its
+        paywall: read in the extraction pool (parsing a large page is no work for the loop)."""
+        settings = self._settings
+        work = functools.partial(
+            find_walls, page, text, settings.wall_max_outside_chars, paywall_too
+        )
+        try:
+            return await extraction_pool(settings.extract_workers).run(
+                work, settings.extract_timeout_s, prepare=extract.load_libraries
+            )
+        except TimeoutError:
+            raise FetchFailed(
+                Reason.TIMEOUT,
+                f"reading the page took more than {settings.extract_timeout_s:g} s",
+                final_url=page.final_url,
+                render_may_help=False,
+            ) from None
 
     async def _extract(self, page: FetchedPage, kind: str) -> tuple[str, str, bool]:
         """The page's text, extracted in the bounded extraction pool within EXTRACT_TIMEOUT_S
@@ -228,3 +241,23 @@ class ReadPage:
             return text, "", False, page.rid
         full = await self._fetch(state, readability=False, render=page.rendered)
         return extract.page_text(full.markdown or ""), "", True, full.rid
+
+
+def find_walls(
+    page: FetchedPage,
+    text: str,
+    max_outside_chars: int,
+    paywall_too: bool,
+    deadline: float | None = None,
+) -> tuple[Wall | None, Wall | None]:
+    """``(wall, paywall)`` of a fetched page whose readable text is ``text`` (fetch/walls.py);
+    the paywall only when asked and there is no wall."""
+    del deadline  # regular expressions and one parse: bounded by the body size cap
+    html = ""
+    if page.markdown is None and page_kind(page) == "html":
+        html = extract.decode_body(page.body, page.charset)
+    seen = Seen(page.status, page.headers, page.requested_url, page.final_url, html, text)
+    wall = classify(seen, max_outside_chars)
+    if wall is not None or not paywall_too:
+        return wall, None
+    return None, paywall(seen, max_outside_chars)
