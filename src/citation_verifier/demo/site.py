@@ -201,7 +201,12 @@ async def run_demo(
     # The demo runs on the embedded defaults whatever keys the environment holds: its site is on
     # 127.0.0.1, which a crawling API cannot reach, and it must cost nothing and need no network.
     settings = settings or Settings(
-        allow_private_urls=True, fetcher="direct", judge_provider="checker"
+        allow_private_urls=True,
+        fetcher="direct",
+        judge_provider="checker",
+        # Nor for a wall: the Crawling API recovery is off without a token.
+        crawlbase_token=None,
+        crawlbase_js_token=None,
     )
     with LoopbackSite(demo_routes()) as site, FakeArchive() as archive:
         # Its own Wayback Machine on loopback, holding a capture of one page that died since.
