@@ -149,7 +149,7 @@ class Verifier:
         self.archive = archive or make_archive(self.settings)
         fallback = self.settings.archive_fallback
         rescue = [] if fallback == "never" else [ArchiveRescue(self.archive, fallback)]
-        self._crawler = make_wall_crawler(self.settings) if fetcher is None else None
+        self._crawler = make_wall_crawler(self.settings)
         self._policy = PagePolicy(self.fetcher, self.settings, rescue, self._crawler)
         self._fetch_slots = asyncio.Semaphore(self.settings.fetch_concurrency)
         # Optional reuse (single-flight + TTL pages, verdicts per claim/text/judge settings).

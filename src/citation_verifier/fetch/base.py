@@ -65,6 +65,12 @@ class Fetcher(Protocol):
         """Whether ``fetch(..., render=True)`` can run JavaScript (browser, JS token)."""
         ...
 
+    @property
+    def can_refuse_consent(self) -> bool:
+        """Whether ``fetch(..., render=True, refuse_consent=True)`` can refuse a cookie-consent
+        dialog (a browser with the consent rules installed)."""
+        ...
+
     async def fetch(
         self,
         url: str,

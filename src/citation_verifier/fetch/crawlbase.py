@@ -100,6 +100,11 @@ class CrawlbaseFetcher:
         """Close pooled connections."""
         await self._client.aclose()
 
+    @property
+    def can_refuse_consent(self) -> bool:
+        """The API renders pages but cannot refuse a consent dialog in them."""
+        return False
+
     async def fetch(
         self,
         url: str,

@@ -69,6 +69,13 @@ class DirectFetcher:
             self._can_render = browser_available(self._settings)
         return self._can_render
 
+    @property
+    def can_refuse_consent(self) -> bool:
+        """Whether the browser can refuse consent dialogs (autoconsent is installed)."""
+        from citation_verifier.fetch.consent import consent_rules_available
+
+        return self.can_render and consent_rules_available()
+
     async def fetch(
         self,
         url: str,

@@ -66,6 +66,11 @@ class TimedFetcher:
         """Whether the wrapped fetcher can render JavaScript."""
         return self._inner.can_render
 
+    @property
+    def can_refuse_consent(self) -> bool:
+        """Whether the wrapped fetcher can refuse a consent dialog."""
+        return self._inner.can_refuse_consent
+
     async def fetch(
         self,
         url: str,

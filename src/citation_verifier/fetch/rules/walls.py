@@ -79,7 +79,10 @@ class WallRecovery:
                 and wait is not None
                 and wait <= self._settings.retry_after_max_s,
             ),
-            ("refuse_consent", wall == Reason.CONSENT_WALL and may_render),
+            (
+                "refuse_consent",
+                wall == Reason.CONSENT_WALL and may_render and self._fetcher.can_refuse_consent,
+            ),
             ("browser", wall == Reason.BOT_CHALLENGE and may_render and not rendered),
             ("crawling_api", wall in _CRAWLABLE and self._crawl is not None),
         )
