@@ -48,7 +48,7 @@ from citation_verifier.pipeline import build_verifier
 from citation_verifier.retrieve import MiniLMEmbedder
 from citation_verifier.settings import Settings
 from citation_verifier.verifier import Verifier
-from fake_crawlbase import NORMAL_TOKEN, Canned, FakeCrawlbase
+from fake_crawlbase import NORMAL_TOKEN, Canned, FakeCrawlbase, cb_settings
 
 Serve = Callable[[Mapping[str, Route]], LoopbackSite]
 WALL_IDS = [case.path for case in WALL_CASES]
@@ -382,3 +382,23 @@ def test_a_paywalled_verdict_is_rejudged_the_same_from_its_audit_record(
     again = asyncio.run(go())
     assert again.reproduced
     assert again.record.reason == Reason.PAYWALLED
+
+
+def test_walls_are_named_through_the_crawling_api_from_its_markdown(
+    site: LoopbackSite, embedder: MiniLMEmbedder
+) -> None:
+    # The API passes on neither the origin's headers nor (format=md) its markup: the status and
+    # the wall's own words must do. Imperva's iframe page and AWS WAF's script page have no
+    # words: their Markdown is empty and the citation ends empty_page (not_found), the two walls
+    # of the corpus this backend cannot see.
+    cases = [case for case in WALL_CASES if case.path not in ("/imperva", "/aws-waf")]
+    with FakeCrawlbase() as fake:
+        settings = cb_settings(fake, allow_private_urls=True, archive_fallback="never")
+        citations = verify(settings, embedder, *(site.url(c.path) for c in cases))
+        articles = verify(settings, embedder, *(site.url(path) for path in ARTICLES))
+    for case, citation in zip(cases, citations, strict=True):
+        assert (citation.label, citation.reason) == (Label.UNREACHABLE, case.reason), (
+            case.name,
+            citation.detail,
+        )
+    assert {c.url: c.reason for c in articles if c.label != Label.SUPPORTED} == {}

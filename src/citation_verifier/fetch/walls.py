@@ -106,6 +106,7 @@ _CHALLENGE_TEXT = _rx(
     r"complete the security check",
     r"enable javascript and cookies to continue",
     r"performing security verification",
+    r"enable js and disable any ad ?blocker",  # DataDome's captcha page
 )
 # --- consent walls ---------------------------------------------------------------------------
 _CONSENT_MARKUP: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -285,7 +286,9 @@ def _challenge(page: _Page) -> Wall | None:
     widget = _CAPTCHA_WIDGET.search(seen.html)
     if widget and text:
         evidence.append(f"captcha widget {widget.group(0)!r}")
-    if (evidence or (text and seen.status in (403, 503))) and page.nearly_all:
+    # Without markup (a crawling API's Markdown) the challenge's own words must do.
+    worded = text is not None and (seen.status in (403, 503) or not seen.html)
+    if (evidence or worded) and page.nearly_all:
         if text:
             evidence.append(f"text {text.group(0)!r}")
         return Wall(Reason.BOT_CHALLENGE, tuple(evidence))
@@ -330,7 +333,8 @@ def _login(page: _Page) -> Wall | None:
 def _age(page: _Page) -> Wall | None:
     seen = page.seen
     phrases = _phrases(_AGE_TEXT, seen.text)
-    asks = re.search(r"<(?:input|select|button)\b", seen.html, re.I) is not None
+    # The gate asks for something (a form); Markdown without markup cannot show it.
+    asks = not seen.html or re.search(r"<(?:input|select|button)\b", seen.html, re.I) is not None
     if phrases and asks and page.nearly_all:
         return Wall(Reason.AGE_GATE, tuple(f"text {p!r}" for p in phrases[:2]))
     return None
