@@ -40,8 +40,8 @@ from citation_verifier.fetch.outcomes import Document, Settled
 from citation_verifier.fetch.policy import PagePolicy
 from citation_verifier.fetch.rules.archive import ArchiveRescue
 from citation_verifier.settings import Settings
-from citation_verifier.verifier import make_archive
-from fake_crawlbase import NORMAL_TOKEN, Canned, FakeCrawlbase
+from citation_verifier.verifier import make_archive, make_fetcher
+from fake_crawlbase import NORMAL_TOKEN, Canned, FakeCrawlbase, cb_settings
 
 
 def _reason(loaded: Document | Settled) -> str | None:
@@ -51,7 +51,7 @@ def _reason(loaded: Document | Settled) -> str | None:
 
 
 async def _with_policy(settings: Settings, work: Callable[[PagePolicy], Awaitable[None]]) -> None:
-    fetcher = DirectFetcher(settings)
+    fetcher = make_fetcher(settings)  # direct, or the Crawling API when settings say so
     try:
         await work(PagePolicy(fetcher, settings))
     finally:
@@ -139,6 +139,15 @@ async def main(runs: int) -> int:
         print(f"  all walls       {total['hit']}/{total['all']}")
         print(f"Article corpus: {flagged} of {len(ARTICLES)} pages flagged as walls (target 0)")
         ok = ok and flagged == 0
+
+        # The Crawling API as the fetcher: no origin headers, no markup, only its Markdown.
+        api_only = cb_settings(crawl, allow_private_urls=True)
+        print("Through the Crawling API (its Markdown only):")
+        found_api, flagged_api = await recall(site, api_only)
+        hits = sum(sum(h) for h in found_api.values())
+        print(f"  all walls       {hits}/{sum(len(h) for h in found_api.values())}")
+        print(f"  articles flagged {flagged_api} of {len(ARTICLES)}")
+        crawl.reset()
 
         print(f"Time each recovery adds ({runs} runs each):")
         refuse = await step_times(settings, site.url("/consent-walled"), "refuse_consent", runs)
