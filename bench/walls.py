@@ -144,8 +144,8 @@ async def main(runs: int) -> int:
         api_only = cb_settings(crawl, allow_private_urls=True)
         print("Through the Crawling API (its Markdown only):")
         found_api, flagged_api = await recall(site, api_only)
-        hits = sum(sum(h) for h in found_api.values())
-        print(f"  all walls       {hits}/{sum(len(h) for h in found_api.values())}")
+        named = sum(sum(seen) for seen in found_api.values())
+        print(f"  all walls       {named}/{sum(len(seen) for seen in found_api.values())}")
         print(f"  articles flagged {flagged_api} of {len(ARTICLES)}")
         crawl.reset()
 
