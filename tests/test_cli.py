@@ -127,6 +127,13 @@ def test_demo_prints_the_article_examples() -> None:
         and "live=http_404" in line
         for line in lines
     )
+    # A page behind a bot challenge: we could not read it, said in words, the browser tried.
+    assert any(
+        "/science/members-only-story  label=unreachable  reason=bot_challenge  status=403" in line
+        and '"could not read: a bot challenge answered instead of the page"' in line
+        and "tried=browser->bot_challenge" in line
+        for line in lines
+    )
     # ... and a whole answer is checked statement by statement.
     assert "  3. uncited      Sourdough is a bread.  (citations: -)" in lines
     assert any(line.startswith("  4. contradicted") for line in lines)

@@ -175,7 +175,7 @@ async def test_redirect_to_non_http_scheme_is_refused(
         ("/missing", 404, Reason.HTTP_404),
         ("/gone", 410, Reason.HTTP_410),
         ("/error", 500, "http_500"),
-        ("/forbidden", 403, "http_403"),
+        ("/forbidden", 403, Reason.BLOCKED),
     ],
 )
 async def test_dead_links_are_unreachable_with_status_reason(

@@ -18,6 +18,8 @@ from citation_verifier.demo.archive import FakeArchive
 from citation_verifier.demo.loopback import LoopbackSite, Route
 from citation_verifier.demo.loopback import Page as SitePage
 from citation_verifier.demo.site import BOILING_HTML, demo_routes
+from citation_verifier.demo.walls import CLAIM as WALL_CLAIM
+from citation_verifier.demo.walls import wall_routes
 from citation_verifier.retrieve import MiniLMEmbedder
 from citation_verifier.service.app import create_app
 from citation_verifier.service.server import BackgroundServer
@@ -675,4 +677,26 @@ def test_a_card_says_when_the_page_is_unchanged_or_the_archive_could_not_help(
         )
         assert second.locator(".archive-lookup b").count() == 0
         assert second.locator(".unchanged, .changed").count() == 0
+        assert problems == []
+
+
+def test_a_card_says_we_could_not_read_a_page_behind_a_wall_in_words(
+    serve: Callable[[Mapping[str, Route]], LoopbackSite],
+    embedder: MiniLMEmbedder,
+    browser: BrowserContext,
+) -> None:
+    site = serve(wall_routes())
+    settings = Settings(allow_private_urls=True, fetch_timeout_s=5.0)
+    with BackgroundServer(create_app(settings, embedder=embedder)) as service:
+        page = browser.new_page()
+        problems = _watch(page)
+        page.goto(service.url + "/")
+        _submit_with_keyboard(page, WALL_CLAIM, [site.url("/geo"), site.url("/rate")])
+        page.wait_for_selector("#results:not([hidden])", timeout=30_000)
+        geo, rate = page.locator("#citations > li").nth(0), page.locator("#citations > li").nth(1)
+        assert geo.locator(".note-wall").inner_text() == (
+            "⊘Could not read: the page is not available in the region we fetch from"
+        )
+        assert "retry after 120 s" in rate.locator(".note-wall").inner_text()
+        assert geo.locator(".facts .badge").inner_text() == "unreachable"
         assert problems == []

@@ -32,6 +32,7 @@ from citation_verifier.terminal import (
     print_error,
     print_note,
     print_table,
+    wall_lines,
 )
 
 app = typer.Typer(
@@ -106,7 +107,11 @@ def _print_table(result: VerifyResult) -> None:
     if any(c.attempts for c in result.citations):
         per_url = ", ".join(f"{c.credits:g}" for c in result.citations)
         console.print(Text(f"Crawlbase credits: {result.credits:g} (per citation: {per_url})"))
-    for line in [*archive_lines(result.citations), *judge_summary(result)]:
+    for line in [
+        *wall_lines(result.citations),
+        *archive_lines(result.citations),
+        *judge_summary(result),
+    ]:
         console.print(Text(line))
 
 

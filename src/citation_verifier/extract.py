@@ -147,7 +147,8 @@ def page_text(markdown: str) -> str:
     return markdown_to_text(markdown)
 
 
-def _parse_html(html: str) -> etree._Element | None:
+def parse_html(html: str) -> etree._Element | None:
+    """The page as an lxml tree (None when lxml cannot parse it)."""
     try:
         return lxml.html.document_fromstring(xml_safe(html))
     except (etree.ParserError, ValueError):
@@ -156,7 +157,7 @@ def _parse_html(html: str) -> etree._Element | None:
 
 def html_to_full_text(html: str) -> str:
     """Every visible text of the page, one block per paragraph: the no-readability fallback."""
-    root = _parse_html(html)
+    root = parse_html(html)
     if root is None:
         return ""
     for element in list(root.iter(*_DROP_TAGS)):
@@ -179,7 +180,7 @@ def html_to_full_text(html: str) -> str:
 
 def html_title(html: str) -> str:
     """The page's ``<title>``, or an empty string."""
-    root = _parse_html(html)
+    root = parse_html(html)
     if root is None:
         return ""
     title = root.find(".//title")

@@ -47,6 +47,13 @@ class Reason(StrEnum):
     CROSS_CHECK_DISAGREE = "cross_check_disagree"
     ARCHIVED_COPY = "archived_copy"
     UNSUPPORTED_LANGUAGE = "unsupported_language"
+    BOT_CHALLENGE = "bot_challenge"
+    CONSENT_WALL = "consent_wall"
+    LOGIN_REQUIRED = "login_required"
+    PAYWALLED = "paywalled"
+    AGE_GATE = "age_gate"
+    GEO_BLOCKED = "geo_blocked"
+    RATE_LIMITED = "rate_limited"
 
 
 REASON_MEANINGS: dict[Reason, str] = {
@@ -66,7 +73,11 @@ REASON_MEANINGS: dict[Reason, str] = {
     Reason.FORBIDDEN_ADDRESS: (
         "The target resolves to a private, loopback, link-local or reserved address (SSRF guard)."
     ),
-    Reason.BLOCKED: "The origin or an intermediary refused to serve us (bot wall, 401/403/429).",
+    Reason.BLOCKED: (
+        "The origin answered 401 or 403 (or an 'access denied' page) with nothing that names a "
+        "wall. What may help: a Crawlbase token (CRAWLBASE_TOKEN), or the archived copy "
+        "(ARCHIVE_FALLBACK=dead)."
+    ),
     Reason.CRAWL_FAILED: "A crawling backend could not crawl the page.",
     Reason.TOO_MANY_REDIRECTS: "Redirects did not end (loop or more hops than allowed).",
     Reason.INVALID_REDIRECT: "A redirect pointed somewhere that is not an http(s) URL.",
@@ -96,6 +107,39 @@ REASON_MEANINGS: dict[Reason, str] = {
         "English only): not judged, never guessed; detail says what would read it (the "
         "embedded LLM, LANGUAGE_JUDGE). Not a result, like judge_error."
     ),
+    Reason.BOT_CHALLENGE: (
+        "Could not read: a bot challenge (Cloudflare, Imperva, AWS WAF, DataDome, a captcha) "
+        "answered instead of the page, and one browser render did not get past it. What may "
+        "help: a Crawlbase token (CRAWLBASE_TOKEN), or the archived copy (ARCHIVE_FALLBACK=dead)."
+    ),
+    Reason.CONSENT_WALL: (
+        "Could not read: a cookie-consent wall stood in front of the page and refusing consent "
+        "in the browser did not reveal it. What may help: a browser (make browser), the archived "
+        "copy (ARCHIVE_FALLBACK=dead)."
+    ),
+    Reason.LOGIN_REQUIRED: (
+        "Could not read: the page asks to sign in (login form, redirect to a login page, an "
+        "authwall). We never log in; nothing we do may help: cite a public source."
+    ),
+    Reason.PAYWALLED: (
+        "Could not read: the page is paywalled (schema.org isAccessibleForFree false, or a "
+        "subscribers-only notice) and its readable part does not settle the claim. We never get "
+        "around a paywall; a readable part that does settle it keeps its verdict."
+    ),
+    Reason.AGE_GATE: (
+        "Could not read: an age gate asks for a date of birth or confirmation before the page. "
+        "We never answer it; nothing we do may help."
+    ),
+    Reason.GEO_BLOCKED: (
+        "Could not read: the page is not available where we fetch from (a regional notice, HTTP "
+        "451). What may help: a Crawlbase token (CRAWLBASE_TOKEN), or the archived copy "
+        "(ARCHIVE_FALLBACK=dead)."
+    ),
+    Reason.RATE_LIMITED: (
+        "Could not read: the origin answered 429 Too Many Requests (a short Retry-After is "
+        "waited once, a long one reported). What may help: later, a Crawlbase token "
+        "(CRAWLBASE_TOKEN), or the archived copy (ARCHIVE_FALLBACK=dead)."
+    ),
 }
 """What each reason means (the docs' reference table is generated from it)."""
 
@@ -103,6 +147,41 @@ REASON_MEANINGS: dict[Reason, str] = {
 FAILURES = frozenset({Reason.JUDGE_ERROR, Reason.INTERNAL_ERROR, Reason.UNSUPPORTED_LANGUAGE})
 """Reasons of a citation that was not judged (the judge failed, or a bug): not a result, left
 out of every precision and judged again by a resumed batch."""
+
+
+WALLS = frozenset(
+    {
+        Reason.BOT_CHALLENGE,
+        Reason.CONSENT_WALL,
+        Reason.LOGIN_REQUIRED,
+        Reason.PAYWALLED,
+        Reason.AGE_GATE,
+        Reason.GEO_BLOCKED,
+        Reason.RATE_LIMITED,
+        Reason.BLOCKED,
+    }
+)
+"""Reasons of a page we could not read because something stood in front of it (label
+``unreachable``): reported apart as "could not read" everywhere."""
+
+WALL_WORDS: dict[Reason, str] = {
+    Reason.BOT_CHALLENGE: "a bot challenge answered instead of the page",
+    Reason.CONSENT_WALL: "a cookie-consent wall stood in front of the page",
+    Reason.LOGIN_REQUIRED: "the page asks to sign in",
+    Reason.PAYWALLED: "the page is paywalled and its readable part does not settle the claim",
+    Reason.AGE_GATE: "an age gate stood in front of the page",
+    Reason.GEO_BLOCKED: "the page is not available in the region we fetch from",
+    Reason.RATE_LIMITED: "the site is rate-limiting us (too many requests)",
+    Reason.BLOCKED: "the site refused to serve us (access denied)",
+}
+"""Each wall in words, for people ("could not read: ...")."""
+
+
+def could_not_read(reason: str | None) -> str | None:
+    """``could not read: <the wall in words>`` for a wall reason; None for any other reason."""
+    if reason is None or reason not in WALLS:
+        return None
+    return f"could not read: {WALL_WORDS[Reason(reason)]}"
 
 
 def http_reason(status: int) -> str:
@@ -213,6 +292,20 @@ class Attempt(BaseModel):
     credits: float = Field(default=0.0, ge=0, description="Credits this request cost.")
 
 
+class Recovery(BaseModel):
+    """One step taken to read a page a wall stood in front of (at most one of each per URL)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    step: str = Field(
+        description="retry_after (waited a short Retry-After), refuse_consent (browser, consent "
+        "refused), browser (rendered once), crawling_api (the Crawling API)."
+    )
+    wall: str = Field(description="The wall it answered (a wall reason).")
+    outcome: str = Field(description="read (the page came through) or the reason it still had.")
+    seconds: float = Field(ge=0, description="Time the step took.")
+
+
 #: The UrlVerdict fields every verdict promises; others may be added beside them.
 SPEC_VERDICT_FIELDS = frozenset(
     {
@@ -302,6 +395,16 @@ class UrlVerdict(BaseModel):
         description="An archive lookup that did not rescue the citation, and why (no capture, "
         "the capture is an error page, the archive is unavailable).",
     )
+    recoveries: list[Recovery] = Field(
+        default_factory=list,
+        description="Steps taken to get past a wall (consent refused, browser, Crawling API), "
+        "in order; the archive rescue is shown by archive_url / archive_lookup.",
+    )
+    retry_after_s: float | None = Field(
+        default=None,
+        description="rate_limited: the Retry-After the site asked for, in seconds, when it was "
+        "too long to wait for within the request.",
+    )
     changed_since_cited: bool | None = Field(
         default=None,
         description="compare_archive: whether the capture closest to cited_at was judged "
@@ -310,6 +413,12 @@ class UrlVerdict(BaseModel):
     archived_verdict: ArchivedVerdict | None = Field(
         default=None, description="compare_archive: the verdict on the capture at cited_at."
     )
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def could_not_read(self) -> str | None:
+        """A wall stood in front of the page: what it was, in words (null otherwise)."""
+        return could_not_read(self.reason) if self.label == Label.UNREACHABLE else None
 
 
 class VerifyResult(BaseModel):

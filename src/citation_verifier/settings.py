@@ -76,6 +76,25 @@ class Settings(BaseSettings):
     soft_404_max_chars: int = Field(
         default=800, ge=0, description="A not-found template must be shorter than this to count."
     )
+    wall_max_outside_chars: int = Field(
+        default=300,
+        ge=0,
+        description="A page is a wall (bot challenge, consent, login, age or geo notice) only when "
+        "the text outside the wall's own markup (dialogs, forms, navigation) is shorter than this "
+        "(non-whitespace chars): a real article carrying a cookie banner is read as the article.",
+    )
+    wall_recovery: bool = Field(
+        default=True,
+        description="Try one bounded recovery per wall: refuse consent in the browser, render a "
+        "JavaScript challenge once, ask the Crawling API (when a token is set); never log in or "
+        "get around a paywall.",
+    )
+    retry_after_max_s: float = Field(
+        default=3.0,
+        ge=0,
+        description="A 429/503 whose Retry-After is at most this many seconds is retried once "
+        "after waiting; a longer one is reported (retry_after_s), never slept through.",
+    )
 
     # --- passages and retrieval ---
     passage_max_words: int = Field(

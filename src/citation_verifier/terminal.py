@@ -171,6 +171,31 @@ def exit_if_gated(hits: Sequence[str], noun: str) -> None:
         raise typer.Exit(int(ExitCode.FAIL_ON))
 
 
+_STEP_WORDS = {
+    "retry_after": "waited the short Retry-After",
+    "refuse_consent": "refused consent in the browser",
+    "browser": "loaded it in the browser",
+    "crawling_api": "asked the Crawling API",
+}
+
+
+def wall_lines(citations: Sequence[UrlVerdict]) -> list[str]:
+    """One line per citation a wall stood in front of: what it was, in words, and what was
+    tried to get past it."""
+    lines = []
+    for c in citations:
+        if c.could_not_read is None:
+            continue
+        line = f"Could not read {c.url}: {c.could_not_read.removeprefix('could not read: ')}"
+        tried = [f"{_STEP_WORDS.get(s.step, s.step)} ({s.outcome})" for s in c.recoveries]
+        if tried:
+            line += f"; tried: {', '.join(tried)}"
+        if c.retry_after_s is not None:
+            line += f"; the site asked to retry after {c.retry_after_s:g} s"
+        lines.append(line)
+    return lines
+
+
 def archive_lines(citations: Sequence[UrlVerdict]) -> list[str]:
     """What the archive did for ``citations``, one line each where it did something: a dead
     page judged on its capture, a lookup that found nothing usable, a page changed since

@@ -26,6 +26,7 @@ from citation_verifier.judge.parts import claim_parts, part_passages, part_retri
 from citation_verifier.judge.routing import LanguageRouter, only
 from citation_verifier.language import LanguageIdentifier, Languages
 from citation_verifier.models import (
+    FAILURES,
     ArchivedVerdict,
     EvidenceContext,
     Label,
@@ -94,6 +95,17 @@ def make_fetcher(settings: Settings) -> Fetcher:
     return DirectFetcher(settings)
 
 
+def make_wall_crawler(settings: Settings) -> Fetcher | None:
+    """The Crawling API a bot wall is tried with once: when a token is set but pages are
+    fetched directly (``FETCHER=direct``); with ``auto`` the token already makes it the fetcher."""
+    token = settings.crawlbase_token
+    if settings.fetcher != "direct" or token is None or not token.get_secret_value().strip():
+        return None
+    from citation_verifier.fetch.crawlbase import CrawlbaseFetcher
+
+    return CrawlbaseFetcher(settings)
+
+
 def make_archive(settings: Settings) -> ArchiveCopies:
     """Archived copies from the Wayback Machine at ``ARCHIVE_URL``, read through a direct
     fetcher's policy (the same guard, bounds, extraction and rendering; never a paid API)."""
@@ -150,7 +162,8 @@ class Verifier:
         self.archive = archive or make_archive(self.settings)
         fallback = self.settings.archive_fallback
         rescue = [] if fallback == "never" else [ArchiveRescue(self.archive, fallback)]
-        self._policy = PagePolicy(self.fetcher, self.settings, rescue)
+        self._crawler = make_wall_crawler(self.settings)
+        self._policy = PagePolicy(self.fetcher, self.settings, rescue, self._crawler)
         self._fetch_slots = asyncio.Semaphore(self.settings.fetch_concurrency)
         # Optional reuse (single-flight + TTL pages, verdicts per claim/text/judge settings).
         self.page_cache = page_cache
@@ -174,6 +187,8 @@ class Verifier:
         try:
             await self.fetcher.aclose()
             await self.archive.aclose()
+            if self._crawler is not None:
+                await self._crawler.aclose()
         finally:
             if self.observer is not None:
                 self.observer.close()
@@ -305,6 +320,8 @@ class Verifier:
         cache, when set, reuses the verdict of the same claim on the same text under the same
         settings (retrieval is deterministic, so the passages shown are the same)."""
         verdict, shown = await self._reused_or_judged(claim, document)
+        if document.wall == Reason.PAYWALLED:
+            verdict = paywalled(document, verdict)
         if document.archive_url is not None and verdict.reason is None:
             verdict = verdict.model_copy(update={"reason": Reason.ARCHIVED_COPY})
         return verdict, shown
@@ -406,6 +423,28 @@ def unsupported_language(
     )
 
 
+NOT_SETTLED = "; the readable part does not settle the claim"
+"""How a paywalled verdict's detail ends (after the paywall's evidence)."""
+
+
+def paywalled(document: Document, verdict: UrlVerdict) -> UrlVerdict:
+    """A paywalled page keeps a verdict its readable part settles (supported, contradicted);
+    any other judged verdict becomes unreachable / ``paywalled``: we did not read the rest, so
+    "the page does not say it" would be a claim we cannot make. Failures stay failures."""
+    if verdict.label != Label.NOT_FOUND or verdict.reason in FAILURES:
+        return verdict
+    return verdict.model_copy(
+        update={
+            "label": Label.UNREACHABLE,
+            "reason": Reason.PAYWALLED,
+            "evidence_quote": None,
+            "evidence_context": None,
+            "confidence": 1.0,
+            "detail": f"{document.wall_detail}{NOT_SETTLED}",
+        }
+    )
+
+
 def internal_error(document: Document, error: Exception) -> UrlVerdict:
     """The verdict of a citation whose judging raised: not_found with reason ``internal_error``
     (not a result), the error named in ``detail``."""
@@ -427,7 +466,7 @@ def _page_fields(loaded: Document | Settled) -> dict[str, Any]:
             "live_reason": loaded.live_reason,
         }
     else:
-        archive = {"archive_lookup": loaded.archive_lookup}
+        archive = {"archive_lookup": loaded.archive_lookup, "retry_after_s": loaded.retry_after_s}
     return {
         **archive,
         "url": loaded.url,
@@ -436,5 +475,6 @@ def _page_fields(loaded: Document | Settled) -> dict[str, Any]:
         "rid": loaded.rid,
         "credits": loaded.credits,
         "attempts": list(loaded.attempts),
+        "recoveries": list(loaded.recoveries),
         "rendered": loaded.rendered,
     }

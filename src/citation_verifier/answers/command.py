@@ -31,6 +31,7 @@ from citation_verifier.terminal import (
     fail_on_labels,
     load_settings,
     print_note,
+    wall_lines,
 )
 
 
@@ -79,7 +80,7 @@ def print_report(result: AnswerResult) -> None:
                 console.print(Text(f'     "{" ".join(citation.evidence_quote.split())}"'))
         for problem in statement.problems:
             console.print(Text(f"   problem: {problem}"))
-        for line in archive_lines(statement.citations):
+        for line in [*wall_lines(statement.citations), *archive_lines(statement.citations)]:
             console.print(Text(f"   {line}"))
     console.print(Text(precision_text(result)))
     console.print(Text(counts_text(result)))

@@ -10,9 +10,9 @@ from dataclasses import dataclass
 from citation_verifier.audit.records import AuditRecord
 from citation_verifier.audit.snapshots import SnapshotStore
 from citation_verifier.fetch.policy import Document
-from citation_verifier.models import Label
+from citation_verifier.models import Label, Reason
 from citation_verifier.settings import Settings
-from citation_verifier.verifier import Verifier
+from citation_verifier.verifier import NOT_SETTLED, Verifier
 
 
 @dataclass(frozen=True)
@@ -62,6 +62,7 @@ def settings_as_recorded(current: Settings, record: AuditRecord) -> Settings:
 def document_from_snapshot(record: AuditRecord, snapshots: SnapshotStore) -> Document:
     """The judged page as the pipeline had it, rebuilt from the Markdown snapshot."""
     assert record.snapshot_id is not None
+    paywalled = record.reason == Reason.PAYWALLED
     return Document(
         url=record.url,
         final_url=record.final_url or record.url,
@@ -74,6 +75,9 @@ def document_from_snapshot(record: AuditRecord, snapshots: SnapshotStore) -> Doc
         # An archived copy is judged as one again (its reason is archived_copy).
         archive_url=record.extra.get("archive_url"),
         live_reason=record.extra.get("live_reason"),
+        # A paywalled page whose readable part did not settle the claim is one again.
+        wall=Reason.PAYWALLED if paywalled else None,
+        wall_detail=(record.detail or "").removesuffix(NOT_SETTLED) if paywalled else None,
     )
 
 

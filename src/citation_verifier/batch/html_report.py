@@ -60,6 +60,11 @@ def _evidence(row: ResultRow) -> str:
     return escape(verdict.detail or "")
 
 
+def _could_not_read(words: str | None) -> str:
+    """A wall's reason in words, under its name."""
+    return "" if words is None else f'<br><span class="wall">{escape(words)}</span>'
+
+
 def _row(row: ResultRow) -> str:
     verdict = row.verdict
     final = (
@@ -72,7 +77,7 @@ def _row(row: ResultRow) -> str:
         f"<tr><td>{escape(row.id)}</td><td>{escape(row.claim)}</td>"
         f'<td class="url">{escape(verdict.url)}{final}</td>'
         f'<td class="label" style="color:{colour}">{verdict.label.value}</td>'
-        f"<td>{escape(verdict.reason or '')}</td>"
+        f"<td>{escape(verdict.reason or '')}{_could_not_read(verdict.could_not_read)}</td>"
         f"<td>{'' if verdict.original_status is None else verdict.original_status}</td>"
         f"<td>{verdict.confidence:.2f}</td><td>{_evidence(row)}</td></tr>"
     )

@@ -1,6 +1,8 @@
 """Batch totals: citation precision, reachable precision, counts per label and reason, and the
 judges that ran. A citation the judge failed on (``judge_error``) is not a result: it is counted
-apart and left out of both precisions."""
+apart and left out of both precisions. A citation we could not read (a wall: bot challenge,
+consent, login, paywall, ...) is unreachable: counted by wall and left out of reachable
+precision."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ from pydantic import BaseModel
 
 from citation_verifier.answers.models import AnswerResult, StatementLabel
 from citation_verifier.batch.checkpoint import ResultRow
-from citation_verifier.models import FAILURES, Label, Reason
+from citation_verifier.models import FAILURES, WALLS, Label, Reason
 
 
 class AnswerRow(BaseModel):
@@ -46,6 +48,9 @@ class Summary(BaseModel):
     """Citation precision counting every archive rescue as the dead citation it was live."""
     changed_since_cited: int = 0
     """Citations whose page was judged differently on its capture at the citation date."""
+    unreadable: dict[str, int] = {}
+    """Citations we could not read, by wall (bot_challenge, consent_wall, paywalled, ...): all
+    unreachable, so outside reachable precision."""
     answers: int = 0
     """Answer records (their citations are counted with the others above)."""
     statements: dict[str, int] = {}
@@ -90,6 +95,7 @@ def summarize(
         ),
         labels={label.value: labels[label.value] for label in Label},
         reasons=dict(sorted(reasons.items())),
+        unreadable={reason: count for reason, count in sorted(reasons.items()) if reason in WALLS},
         invalid_lines=invalid_lines,
         credits=sum(row.verdict.credits for row in rows),
         unique_urls=len({row.verdict.url for row in rows}),
@@ -112,6 +118,12 @@ def summary_lines(summary: Summary) -> list[str]:
     judges = " ".join(f"{name}={count}" for name, count in summary.judges.items()) or "none"
     statements = " ".join(f"{name}={count}" for name, count in summary.statements.items())
     answers = [f"answers={summary.answers} statements: {statements}"] if summary.answers else []
+    walls = " ".join(f"{name}={count}" for name, count in summary.unreadable.items())
+    unreadable = (
+        [f"could not read: {walls} (unreachable: not in reachable_precision)"]
+        if summary.unreadable
+        else []
+    )
     archive = []
     if summary.archived or summary.changed_since_cited:
         without = _precision_line(
@@ -140,6 +152,7 @@ def summary_lines(summary: Summary) -> list[str]:
         f"labels: {labels}",
         f"reasons: {reasons}",
         f"judges: {judges}",
+        *unreadable,
         *answers,
         *archive,
         f"judge_failed={summary.judge_failed} (not results: left out of both precisions)",

@@ -11,6 +11,7 @@ from citation_verifier.answers.check import check_answer
 from citation_verifier.answers.models import AnswerRequest, AnswerResult
 from citation_verifier.demo.archive import FakeArchive
 from citation_verifier.demo.loopback import LoopbackSite, Page, redirect
+from citation_verifier.demo.walls import CLOUDFLARE_CHALLENGE
 from citation_verifier.models import SPEC_VERDICT_FIELDS, VerifyRequest, VerifyResult
 from citation_verifier.pipeline import build_verifier
 from citation_verifier.settings import Settings
@@ -117,6 +118,9 @@ def make_pdf(lines: tuple[str, ...] | list[str]) -> bytes:
     return bytes(out)
 
 
+WALLED_PATH = "/science/members-only-story"
+
+
 def demo_routes() -> dict[str, Page]:
     """The demo site's pages."""
     return {
@@ -130,6 +134,8 @@ def demo_routes() -> dict[str, Page]:
         "/facts/oceans": Page(THIN_HTML),
         "/apps/moon": Page(MOON_APP_HTML),
         "/api/moon": Page(MOON_API_JSON, content_type="application/json"),
+        # A page behind a bot challenge: we could not read it, and say so (never not_found).
+        WALLED_PATH: CLOUDFLARE_CHALLENGE,
     }
 
 
@@ -157,6 +163,7 @@ OTHER_CASES = (
     DemoCase(
         "Swiss glaciers lost 2 percent of their ice volume in 2019.", ("/reports/glaciers-2019",)
     ),
+    DemoCase("Water boils at 100 degrees Celsius at sea level.", (WALLED_PATH,)),
 )
 GLACIER_PATH = "/reports/glaciers-2019"
 """A dead link (404 today) that the demo's archive holds a capture of."""
@@ -194,7 +201,12 @@ async def run_demo(
     # The demo runs on the embedded defaults whatever keys the environment holds: its site is on
     # 127.0.0.1, which a crawling API cannot reach, and it must cost nothing and need no network.
     settings = settings or Settings(
-        allow_private_urls=True, fetcher="direct", judge_provider="checker"
+        allow_private_urls=True,
+        fetcher="direct",
+        judge_provider="checker",
+        # Nor for a wall: the Crawling API recovery is off without a token.
+        crawlbase_token=None,
+        crawlbase_js_token=None,
     )
     with LoopbackSite(demo_routes()) as site, FakeArchive() as archive:
         # Its own Wayback Machine on loopback, holding a capture of one page that died since.
@@ -239,6 +251,9 @@ def main() -> None:
         rendered = "  rendered=yes" if verdict.rendered else ""
         if verdict.archive_url:  # a dead link judged on its archived copy
             rendered += f"  live={verdict.live_reason}  archived={verdict.archive_url}"
+        if verdict.could_not_read:  # a wall: what stood in front of the page, what was tried
+            tried = ",".join(f"{r.step}->{r.outcome}" for r in verdict.recoveries)
+            rendered += f'  "{verdict.could_not_read}"' + (f"  tried={tried}" if tried else "")
         print(
             f"{verdict.url}  label={verdict.label.value}  reason={verdict.reason or '-'}"
             f"  status={verdict.original_status}{rendered}{quote}"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -28,6 +28,9 @@ class FetchedPage:
     rendered: bool = False
     """True when a browser (or a crawling API's JavaScript mode) produced this page."""
     extra: dict[str, object] = field(default_factory=dict)
+    headers: Mapping[str, str] = field(default_factory=dict)
+    """The origin's response headers, names lower case (empty when the backend does not pass
+    them on, as a crawling API does not)."""
     attempts: tuple[Attempt, ...] = ()
     """Paid API requests this fetch made (a crawling API); empty for backends that cost nothing."""
 
@@ -62,12 +65,25 @@ class Fetcher(Protocol):
         """Whether ``fetch(..., render=True)`` can run JavaScript (browser, JS token)."""
         ...
 
+    @property
+    def can_refuse_consent(self) -> bool:
+        """Whether ``fetch(..., render=True, refuse_consent=True)`` can refuse a cookie-consent
+        dialog (a browser with the consent rules installed)."""
+        ...
+
     async def fetch(
-        self, url: str, *, readability: bool = True, render: bool = False
+        self,
+        url: str,
+        *,
+        readability: bool = True,
+        render: bool = False,
+        refuse_consent: bool = False,
     ) -> FetchedPage:
         """Fetch ``url``. ``readability=False`` asks a backend that extracts text itself for the
         whole page instead of the cleaned main content; backends returning raw bodies ignore it.
-        ``render=True`` asks for the page after JavaScript ran (only when ``can_render``)."""
+        ``render=True`` asks for the page after JavaScript ran (only when ``can_render``);
+        ``refuse_consent`` (with ``render``) asks a browser to refuse a cookie-consent dialog
+        first (backends that cannot ignore it)."""
         ...
 
     async def aclose(self) -> None:

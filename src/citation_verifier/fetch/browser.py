@@ -81,6 +81,9 @@ CHROMIUM_ARGS = (
     "--webrtc-ip-handling-policy=disable_non_proxied_udp",
 )
 _TEXT_LENGTH = "() => document.body ? document.body.innerText.length : 0"
+# How long autoconsent may take to find a consent dialog, and then to refuse it.
+_CONSENT_DETECT_S = 2.0
+_CONSENT_FINISH_S = 5.0
 # No peer connections: WebRTC is a way around request interception.
 _INIT_SCRIPT = "delete window.RTCPeerConnection; delete window.webkitRTCPeerConnection;"
 
@@ -123,6 +126,8 @@ class _PageState:
     status: int | None = None
     """Origin status of the last main-frame document."""
     redirects: list[str] = field(default_factory=list)
+    headers: dict[str, str] = field(default_factory=dict)
+    """Response headers of the last main-frame document."""
     refused_navigation: FetchFailed | None = None
     over_budget: bool = False
 
@@ -196,15 +201,16 @@ class BrowserRenderer:
             self.launches += 1
             return self._browser
 
-    async def render(self, url: str) -> FetchedPage:
+    async def render(self, url: str, *, refuse_consent: bool = False) -> FetchedPage:
         """Load ``url`` in a fresh browser context, let its JavaScript run (network idle, bounded),
-        and return the resulting DOM as an HTML page with the URL the browser ended on."""
+        and return the resulting DOM as an HTML page with the URL the browser ended on. With
+        ``refuse_consent`` a cookie-consent dialog is refused first (fetch/consent.py)."""
         browser = await self._started()
         async with self._slots:
             started = time.monotonic()
             try:
                 async with asyncio.timeout(self._settings.render_timeout_s):
-                    page = await self._render(browser, url)
+                    page = await self._render(browser, url, refuse_consent)
             except TimeoutError:
                 raise FetchFailed(
                     Reason.JS_REQUIRED,
@@ -213,8 +219,10 @@ class BrowserRenderer:
             page.extra["render_s"] = round(time.monotonic() - started, 3)
             return page
 
-    async def _render(self, browser: Browser, url: str) -> FetchedPage:
+    async def _render(self, browser: Browser, url: str, refuse_consent: bool) -> FetchedPage:
         from playwright.async_api import Error as PlaywrightError
+
+        from citation_verifier.fetch.consent import ConsentRefusal, consent_rules_available
 
         settings = self._settings
         state = _PageState(
@@ -228,8 +236,11 @@ class BrowserRenderer:
             service_workers="block",  # their requests would bypass interception
             user_agent=self._settings.user_agent,
         )
+        refusal = ConsentRefusal() if refuse_consent and consent_rules_available() else None
         try:
             await context.add_init_script(_INIT_SCRIPT)
+            if refusal is not None:
+                await refusal.install(context)
             await context.route_web_socket("**/*", _refuse_websocket)
             await context.route("**/*", lambda route: self._answer(route, state))
             page = await context.new_page()
@@ -249,6 +260,12 @@ class BrowserRenderer:
                         f"the browser could not load the page: {_first_line(exc)}",
                     ) from None
             await self._settle(context)
+            if refusal is not None:
+                # Bounded: a dialog is found within seconds or not at all; refusing may load
+                # the article (a reload, a fetch), which the second settle waits for.
+                await refusal.wait(_CONSENT_DETECT_S, _CONSENT_FINISH_S)
+                if refusal.refused:
+                    await self._settle(context)
             if state.refused_navigation is not None:
                 raise state.refused_navigation
             if state.over_budget:
@@ -261,6 +278,8 @@ class BrowserRenderer:
         except PlaywrightError as exc:
             raise FetchFailed(Reason.JS_REQUIRED, f"rendering failed: {_first_line(exc)}") from None
         finally:
+            if refusal is not None:
+                await refusal.aclose()
             await _stop_forwarding(state)
             await _close_quietly(context)
         if len(body) > self._settings.max_body_bytes:
@@ -277,6 +296,7 @@ class BrowserRenderer:
             body=body,
             redirects=tuple(state.redirects),
             rendered=True,
+            headers=state.headers,
         )
 
     async def _settle(self, context: BrowserContext) -> None:
@@ -394,6 +414,7 @@ class BrowserRenderer:
                 return
             if main_frame:
                 state.status = status
+                state.headers = response_headers
             await route.fulfill(status=status, headers=response_headers, body=body)
         except FetchFailed as failure:
             if main_frame and failure.reason in (Reason.FORBIDDEN_ADDRESS, Reason.DNS_ERROR):

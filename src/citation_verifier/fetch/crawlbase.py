@@ -100,12 +100,23 @@ class CrawlbaseFetcher:
         """Close pooled connections."""
         await self._client.aclose()
 
+    @property
+    def can_refuse_consent(self) -> bool:
+        """The API renders pages but cannot refuse a consent dialog in them."""
+        return False
+
     async def fetch(
-        self, url: str, *, readability: bool = True, render: bool = False
+        self,
+        url: str,
+        *,
+        readability: bool = True,
+        render: bool = False,
+        refuse_consent: bool = False,
     ) -> FetchedPage:
         """One crawl of ``url`` (with bounded retries of transient failures). Raises
         :class:`FetchFailed` carrying the attempts made, or ConfigurationError for 401/402/
-        403/422."""
+        403/422. ``refuse_consent`` is not something the API offers: ignored."""
+        del refuse_consent
         if render and not self.can_render:
             raise FetchFailed(
                 Reason.JS_REQUIRED,

@@ -69,13 +69,27 @@ class DirectFetcher:
             self._can_render = browser_available(self._settings)
         return self._can_render
 
+    @property
+    def can_refuse_consent(self) -> bool:
+        """Whether the browser can refuse consent dialogs (autoconsent is installed)."""
+        from citation_verifier.fetch.consent import consent_rules_available
+
+        return self.can_render and consent_rules_available()
+
     async def fetch(
-        self, url: str, *, readability: bool = True, render: bool = False
+        self,
+        url: str,
+        *,
+        readability: bool = True,
+        render: bool = False,
+        refuse_consent: bool = False,
     ) -> FetchedPage:
-        """Fetch ``url`` within the configured deadline; raise FetchFailed with a reason."""
+        """Fetch ``url`` within the configured deadline; raise FetchFailed with a reason.
+        ``render`` loads it in the headless browser, which refuses a consent dialog first when
+        ``refuse_consent``."""
         del readability  # raw bodies: extraction happens locally
         if render:
-            return await self._render(url)
+            return await self._render(url, refuse_consent)
         try:
             async with asyncio.timeout(self._settings.fetch_timeout_s):
                 return await self._follow(url)
@@ -96,7 +110,7 @@ class DirectFetcher:
                 Reason.CONNECTION_ERROR, f"connection failed: {type(exc).__name__}: {exc}"
             ) from None
 
-    async def _render(self, url: str) -> FetchedPage:
+    async def _render(self, url: str, refuse_consent: bool = False) -> FetchedPage:
         """The page after JavaScript ran, from the shared headless browser."""
         if not self.can_render:
             raise FetchFailed(
@@ -108,7 +122,7 @@ class DirectFetcher:
             from citation_verifier.fetch.browser import BrowserRenderer
 
             self.renderer = BrowserRenderer(self._settings)
-        return await self.renderer.render(url)
+        return await self.renderer.render(url, refuse_consent=refuse_consent)
 
     async def _follow(self, url: str) -> FetchedPage:
         current = url
@@ -168,6 +182,7 @@ class DirectFetcher:
                 charset=charset,
                 body=body,
                 redirects=tuple(visited),
+                headers={name.lower(): value for name, value in response.headers.items()},
             )
         raise FetchFailed(
             Reason.TOO_MANY_REDIRECTS,

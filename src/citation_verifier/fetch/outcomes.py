@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from citation_verifier.models import Attempt, Label
+from citation_verifier.models import Attempt, Label, Recovery
 
 
 @dataclass(frozen=True)
@@ -33,6 +33,12 @@ class Document:
     archived_at: datetime | None = None
     live_reason: str | None = None
     """What happened to the live page when this is its archived copy."""
+    wall: str | None = None
+    """``paywalled`` when the page is behind a paywall: judged on its readable part, and
+    unreachable/paywalled when that part does not settle the claim."""
+    wall_detail: str | None = None
+    recoveries: tuple[Recovery, ...] = ()
+    """Steps this load took to get past a wall."""
 
     @property
     def credits(self) -> float:
@@ -56,6 +62,10 @@ class Settled:
     """Every paid API request of this load (all fetch calls), in order."""
     archive_lookup: str | None = None
     """An archive lookup that could not rescue this outcome, and why."""
+    retry_after_s: float | None = None
+    """A rate limit's Retry-After that was too long to wait for."""
+    recoveries: tuple[Recovery, ...] = ()
+    """Steps this load took to get past a wall."""
 
     @property
     def credits(self) -> float:

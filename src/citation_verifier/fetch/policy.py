@@ -1,9 +1,10 @@
 """The fetch policy: one ordered chain of rules that every fetch backend runs through.
 
 Outermost first: archive rescue (added by the verifier when ``ARCHIVE_FALLBACK`` allows) →
-fetch failures → JavaScript rendering → read the page (dead link → homepage redirect → content
-type → readable text, falling back to the whole page when thin → PDF without text → soft 404 →
-empty page). Each rule is one unit in ``fetch/rules/``, the same small shape; the order lives
+fetch failures → wall recovery (consent refused, browser, Crawling API) → JavaScript rendering →
+read the page (wall → dead link → homepage redirect → content type → readable text, falling back
+to the whole page when thin → PDF without text → soft 404 → empty page).
+Each rule is one unit in ``fetch/rules/``, the same small shape; the order lives
 here. The result is either a :class:`Document` to judge or a :class:`Settled` outcome; the
 judge never sees the latter.
 """
@@ -20,6 +21,7 @@ from citation_verifier.fetch.rules.base import LoadState, Outcome, Rule
 from citation_verifier.fetch.rules.failures import FetchFailures
 from citation_verifier.fetch.rules.read import ReadPage
 from citation_verifier.fetch.rules.rendering import JavaScriptRendering
+from citation_verifier.fetch.rules.walls import WallRecovery
 from citation_verifier.settings import Settings
 
 __all__ = ["Document", "PagePolicy", "Settled"]
@@ -27,12 +29,21 @@ __all__ = ["Document", "PagePolicy", "Settled"]
 
 class PagePolicy:
     """Applies the fetch rules to one URL through any :class:`Fetcher`. ``outer`` rules run
-    before the standard ones (the verifier adds the archive rescue there)."""
+    before the standard ones (the verifier adds the archive rescue there); ``crawler``, when
+    given, is the Crawling API a bot wall is tried with once."""
 
-    def __init__(self, fetcher: Fetcher, settings: Settings, outer: Sequence[Rule] = ()) -> None:
+    def __init__(
+        self,
+        fetcher: Fetcher,
+        settings: Settings,
+        outer: Sequence[Rule] = (),
+        crawler: Fetcher | None = None,
+    ) -> None:
+        crawl = None if crawler is None else ReadPage(crawler, settings)
         self._rules: tuple[Rule, ...] = (
             *outer,
             FetchFailures(),
+            WallRecovery(fetcher, settings, crawl),
             JavaScriptRendering(fetcher, settings),
         )
         self._read = ReadPage(fetcher, settings)
@@ -42,7 +53,9 @@ class PagePolicy:
         result carries the paid attempts of every fetch call this load made."""
         state = LoadState(url, cited_at)
         outcome = await self._run(0, state)
-        return dataclasses.replace(outcome.result, attempts=tuple(state.ledger))
+        return dataclasses.replace(
+            outcome.result, attempts=tuple(state.ledger), recoveries=tuple(state.recoveries)
+        )
 
     async def _run(self, index: int, state: LoadState) -> Outcome:
         if index == len(self._rules):

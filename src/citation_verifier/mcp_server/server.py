@@ -49,7 +49,10 @@ MCP_PATH = "/mcp"
 INSTRUCTIONS = (
     "Checks whether the web pages an LLM cited actually say what it claimed. verify_claim: one "
     "claim and the URLs cited for it. check_answer: a whole answer with [n] markers or inline "
-    "links (and its citations array). Labels: supported, contradicted, not_found, unreachable."
+    "links (and its citations array). Labels: supported, contradicted, not_found, unreachable. "
+    "A page we could not read (a bot challenge, a consent or login wall, a paywall, an age "
+    "gate, a geo block, a rate limit) is unreachable, never not_found: its could_not_read says "
+    "what stood in front of it, in words."
 )
 
 _T = TypeVar("_T")
@@ -226,8 +229,10 @@ def create_server(
             "Check whether the pages cited for a claim actually say it. Each URL (http or "
             "https) is fetched, the passages most relevant to the claim are found and judged: "
             "every citation gets a label (supported, contradicted, not_found, unreachable) with "
-            "an evidence quote from the page and a reason when it could not be read; `overall` "
-            f"combines them. At most {urls} URLs and {claim_chars} characters of claim.",
+            "an evidence quote from the page and a reason when it could not be read "
+            "(`could_not_read` names the wall in words: bot challenge, consent or login wall, "
+            f"paywall, ...); `overall` combines them. At most {urls} URLs and {claim_chars} "
+            "characters of claim.",
             VerifyResult,
         ),
         _tool(

@@ -28,6 +28,7 @@ TRANSIENT_REASONS = frozenset(
         Reason.CONNECTION_ERROR,
         Reason.BLOCKED,
         Reason.CRAWL_FAILED,
+        Reason.RATE_LIMITED,
     }
 )
 

@@ -107,6 +107,19 @@ class ServiceMetrics:
             ["reason"],
             registry=self.registry,
         )
+        self.unreadable = Counter(
+            "cv_unreadable",
+            "Citations we could not read because a wall stood in front of the page, by reason "
+            "(bot_challenge, consent_wall, login_required, paywalled, ...).",
+            ["reason"],
+            registry=self.registry,
+        )
+        self.wall_recoveries = Counter(
+            "cv_wall_recoveries",
+            "Steps taken to get past a wall, by step and outcome (read, or the wall that stayed).",
+            ["step", "outcome"],
+            registry=self.registry,
+        )
         self.rejected = Counter(
             "cv_rejected_requests",
             "Verify requests refused before running: overloaded, unauthorized, not_configured.",
@@ -150,6 +163,10 @@ class ServiceMetrics:
             self.verdicts.labels(label=citation.label.value).inc()
             if citation.reason and citation.reason not in _NOT_FETCH_REASONS:
                 self.fetch_failures.labels(reason=citation.reason).inc()
+            if citation.could_not_read is not None:
+                self.unreadable.labels(reason=citation.reason).inc()
+            for step in citation.recoveries:
+                self.wall_recoveries.labels(step=step.step, outcome=step.outcome).inc()
 
     def render(self) -> bytes:
         """The text exposition format of every metric."""

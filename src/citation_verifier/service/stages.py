@@ -66,12 +66,24 @@ class TimedFetcher:
         """Whether the wrapped fetcher can render JavaScript."""
         return self._inner.can_render
 
+    @property
+    def can_refuse_consent(self) -> bool:
+        """Whether the wrapped fetcher can refuse a consent dialog."""
+        return self._inner.can_refuse_consent
+
     async def fetch(
-        self, url: str, *, readability: bool = True, render: bool = False
+        self,
+        url: str,
+        *,
+        readability: bool = True,
+        render: bool = False,
+        refuse_consent: bool = False,
     ) -> FetchedPage:
         """The wrapped fetch, timed."""
         with _timed("fetch", self._observe):
-            return await self._inner.fetch(url, readability=readability, render=render)
+            return await self._inner.fetch(
+                url, readability=readability, render=render, refuse_consent=refuse_consent
+            )
 
     async def aclose(self) -> None:
         """Close the wrapped fetcher."""

@@ -24,8 +24,11 @@ LoadCapture = Callable[[str], Awaitable[Document | Settled]]
 
 # Outcomes that are a page gone: what ARCHIVE_FALLBACK=dead rescues (with every unreachable).
 _GONE = frozenset({Reason.REDIRECTED_TO_HOMEPAGE})
-# Never looked up: a URL the SSRF guard refused must not reach a third party either.
-_NEVER = frozenset({Reason.FORBIDDEN_ADDRESS})
+# Never looked up: a URL the SSRF guard refused must not reach a third party either; a page
+# behind a login, a paywall or an age gate is the publisher's to give, not the archive's.
+_NEVER = frozenset(
+    {Reason.FORBIDDEN_ADDRESS, Reason.LOGIN_REQUIRED, Reason.PAYWALLED, Reason.AGE_GATE}
+)
 
 
 def rescues(fallback: Literal["dead", "never", "always"], settled: Settled) -> bool:

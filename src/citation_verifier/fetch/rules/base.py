@@ -9,7 +9,7 @@ from typing import Protocol
 
 from citation_verifier.fetch.base import FetchedPage
 from citation_verifier.fetch.outcomes import Document, Settled
-from citation_verifier.models import Attempt, Label
+from citation_verifier.models import Attempt, Label, Recovery
 
 
 @dataclass
@@ -23,6 +23,10 @@ class LoadState:
     """Ask the backend for the page after JavaScript ran."""
     ledger: list[Attempt] = field(default_factory=list)
     """Every paid request of this load, whichever rule made it (shared by copies)."""
+    recoveries: list[Recovery] = field(default_factory=list)
+    """Every step taken to get past a wall (shared by copies)."""
+    refuse_consent: bool = False
+    """Render with consent refused (the wall recovery asks for it)."""
 
 
 @dataclass(frozen=True)

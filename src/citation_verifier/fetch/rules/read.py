@@ -1,7 +1,9 @@
 """The innermost step: fetch the page and read it. The page checks run in order, the first that
-matches settles the citation: dead link → homepage redirect → content type → (readable text,
-falling back to the whole page when thin) → PDF without text → soft 404 → empty page. What
-passes them all is a :class:`Document` for the judge."""
+matches settles the citation: wall (a bot challenge, consent, login, age or geo notice, a rate
+limit, a bare 401/403: whatever the status) → dead link → homepage redirect → content type →
+(readable text, falling back to the whole page when thin) → PDF without text → soft 404 → empty
+page. What passes them all is a :class:`Document` for the judge, marked ``paywalled`` when the
+publisher says it is."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ from collections.abc import Callable, Sequence
 
 from citation_verifier import extract
 from citation_verifier.fetch.base import FetchedPage, Fetcher, FetchFailed
-from citation_verifier.fetch.outcomes import Document
+from citation_verifier.fetch.outcomes import Document, Settled
 from citation_verifier.fetch.reading import (
     is_homepage_redirect,
     is_soft_404,
@@ -19,6 +21,7 @@ from citation_verifier.fetch.reading import (
     page_kind,
 )
 from citation_verifier.fetch.rules.base import LoadState, Outcome, settle
+from citation_verifier.fetch.walls import Seen, Wall, classify, paywall
 from citation_verifier.models import Label, Reason, http_reason
 from citation_verifier.settings import Settings
 from citation_verifier.workers import extraction_pool
@@ -27,6 +30,8 @@ Finding = tuple[Label, str, str]
 """What settles a page: its label, reason and a readable detail."""
 PageCheck = Callable[[FetchedPage], Finding | None]
 TextCheck = Callable[[FetchedPage, str, str, str, Settings], Finding | None]
+# Error statuses a wall answers with: their body is read before the status settles the page.
+WALL_STATUSES = frozenset({401, 403, 429, 451, 503})
 
 
 def dead_link(page: FetchedPage) -> Finding | None:
@@ -91,6 +96,13 @@ TEXT_CHECKS: Sequence[TextCheck] = (pdf_without_text, soft_404, empty_page)
 """Checks on the page's readable text, in order."""
 
 
+def settle_wall(page: FetchedPage, wall: Wall) -> Outcome:
+    """The page is a wall: unreachable with the wall's reason and evidence."""
+    outcome = settle(page, Label.UNREACHABLE, wall.reason, wall.detail)
+    assert isinstance(outcome.result, Settled)
+    return Outcome(dataclasses.replace(outcome.result, retry_after_s=wall.retry_after_s), page)
+
+
 class ReadPage:
     """Fetches with the backend and reads the page through :data:`PAGE_CHECKS`, text
     extraction and :data:`TEXT_CHECKS`."""
@@ -101,19 +113,30 @@ class ReadPage:
 
     async def __call__(self, state: LoadState) -> Outcome:
         """One fetch of ``state.url`` (rendered when asked) and what it reads as."""
-        page = await self._fetch(state, render=state.render)
+        page = await self._fetch(state, render=state.render, refuse_consent=state.refuse_consent)
+        kind = page_kind(page)
+        if page.status in WALL_STATUSES and kind in ("html", "text"):
+            # An error page's text as it came: never a second (paid) fetch to read a wall.
+            if page.markdown is not None:
+                text = extract.page_text(page.markdown)
+            else:
+                text, _, _ = await self._extract(page, kind)
+            wall, _ = await self._walls(page, text, paywall_too=False)
+            if wall is not None:
+                return settle_wall(page, wall)
         for check in PAGE_CHECKS:
             finding = check(page)
             if finding is not None:
                 return settle(page, *finding)
-        kind = page_kind(page)
         assert kind is not None  # unreadable_type settled it otherwise
-        if page.markdown is not None:
-            text, title, fallback, rid = await self._backend_markdown(state, page)
-            # What follows is decided on that text: its page's rid is the verdict's.
-            page = dataclasses.replace(page, rid=rid)
-        else:
-            text, title, fallback = await self._extract(page, kind)
+        text, title, fallback, rid = await self._text(state, page, kind)
+        # What follows is decided on that text: its page's rid is the verdict's.
+        page = dataclasses.replace(page, rid=rid)
+        paid = None
+        if kind != "pdf":
+            wall, paid = await self._walls(page, text, paywall_too=True)
+            if wall is not None:
+                return settle_wall(page, wall)
         for text_check in TEXT_CHECKS:
             finding = text_check(page, kind, text, title, self._settings)
             if finding is not None:
@@ -129,8 +152,40 @@ class ReadPage:
             page.rendered,
             body=page.body,
             content_type=page.content_type,
+            wall=None if paid is None else paid.reason,
+            wall_detail=None if paid is None else paid.detail,
         )
         return Outcome(document, page)
+
+    async def _text(
+        self, state: LoadState, page: FetchedPage, kind: str
+    ) -> tuple[str, str, bool, str | None]:
+        """``(text, title, full_page_fallback, rid)`` of the page, however it came."""
+        if page.markdown is not None:
+            return await self._backend_markdown(state, page)
+        text, title, fallback = await self._extract(page, kind)
+        return text, title, fallback, page.rid
+
+    async def _walls(
+        self, page: FetchedPage, text: str, *, paywall_too: bool
+    ) -> tuple[Wall | None, Wall | None]:
+        """The wall in front of the page, and (``paywall_too``, when there is none) its
+        paywall: read in the extraction pool (parsing a large page is no work for the loop)."""
+        settings = self._settings
+        work = functools.partial(
+            find_walls, page, text, settings.wall_max_outside_chars, paywall_too
+        )
+        try:
+            return await extraction_pool(settings.extract_workers).run(
+                work, settings.extract_timeout_s, prepare=extract.load_libraries
+            )
+        except TimeoutError:
+            raise FetchFailed(
+                Reason.TIMEOUT,
+                f"reading the page took more than {settings.extract_timeout_s:g} s",
+                final_url=page.final_url,
+                render_may_help=False,
+            ) from None
 
     async def _extract(self, page: FetchedPage, kind: str) -> tuple[str, str, bool]:
         """The page's text, extracted in the bounded extraction pool within EXTRACT_TIMEOUT_S
@@ -157,11 +212,18 @@ class ReadPage:
             ) from None
 
     async def _fetch(
-        self, state: LoadState, *, readability: bool = True, render: bool = False
+        self,
+        state: LoadState,
+        *,
+        readability: bool = True,
+        render: bool = False,
+        refuse_consent: bool = False,
     ) -> FetchedPage:
         """One fetch call; its paid attempts go to the ledger whether it succeeds or fails."""
         try:
-            page = await self._fetcher.fetch(state.url, readability=readability, render=render)
+            page = await self._fetcher.fetch(
+                state.url, readability=readability, render=render, refuse_consent=refuse_consent
+            )
         except FetchFailed as failure:
             state.ledger.extend(failure.attempts)
             raise
@@ -179,3 +241,23 @@ class ReadPage:
             return text, "", False, page.rid
         full = await self._fetch(state, readability=False, render=page.rendered)
         return extract.page_text(full.markdown or ""), "", True, full.rid
+
+
+def find_walls(
+    page: FetchedPage,
+    text: str,
+    max_outside_chars: int,
+    paywall_too: bool,
+    deadline: float | None = None,
+) -> tuple[Wall | None, Wall | None]:
+    """``(wall, paywall)`` of a fetched page whose readable text is ``text`` (fetch/walls.py);
+    the paywall only when asked and there is no wall."""
+    del deadline  # regular expressions and one parse: bounded by the body size cap
+    html = ""
+    if page.markdown is None and page_kind(page) == "html":
+        html = extract.decode_body(page.body, page.charset)
+    seen = Seen(page.status, page.headers, page.requested_url, page.final_url, html, text)
+    wall = classify(seen, max_outside_chars)
+    if wall is not None or not paywall_too:
+        return wall, None
+    return None, paywall(seen, max_outside_chars)

@@ -141,6 +141,31 @@
     return group;
   }
 
+  // A wall stood in front of the page: say so in words, with what was tried to get past it.
+  const STEP_WORDS = {
+    retry_after: "waited the site's short Retry-After",
+    refuse_consent: "refused cookie consent in a browser",
+    browser: "loaded it in a browser",
+    crawling_api: "asked the Crawling API",
+  };
+
+  function wallNote(citation) {
+    const note = el("p", "note note-wall");
+    const icon = el("span", "note-icon", "⊘");
+    icon.setAttribute("aria-hidden", "true");
+    note.appendChild(icon);
+    const words = citation.could_not_read;
+    note.appendChild(el("strong", null, words.charAt(0).toUpperCase() + words.slice(1)));
+    const tried = (citation.recoveries || []).map(function (step) {
+      return (STEP_WORDS[step.step] || step.step) + " (" + step.outcome + ")";
+    });
+    if (tried.length) note.appendChild(document.createTextNode(". Tried: " + tried.join("; ") + "."));
+    if (typeof citation.retry_after_s === "number") {
+      note.appendChild(document.createTextNode(" The site asked us to retry after " + citation.retry_after_s + " s."));
+    }
+    return note;
+  }
+
   // compare_archive found the page judged differently in its capture from when it was cited.
   function changedNotice(citation) {
     const box = el("div", "changed");
@@ -190,6 +215,7 @@
     title.appendChild(link);
     item.appendChild(title);
     if (citation.reason === "archived_copy") item.appendChild(archivedNote(citation));
+    if (citation.could_not_read) item.appendChild(wallNote(citation));
     if (citation.changed_since_cited === true) item.appendChild(changedNotice(citation));
 
     const facts = el("dl", "facts");
