@@ -8,6 +8,8 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field, field_validator, model_validator
 
+from citation_verifier.utf8 import check_text
+
 
 class Label(StrEnum):
     """The four verdicts a citation can get."""
@@ -106,7 +108,7 @@ def http_reason(status: int) -> str:
 
 def validate_http_url(url: str) -> str:
     """``url`` stripped, if it is an absolute http(s) URL with a host; else ValueError."""
-    url = url.strip()
+    url = check_text(url).strip()
     parts = urlsplit(url)
     if parts.scheme.lower() not in ("http", "https"):
         raise ValueError(f"not an http(s) URL: {url!r}")
@@ -170,6 +172,7 @@ class VerifyRequest(BaseModel):
     @field_validator("claim")
     @classmethod
     def _claim_not_blank(cls, value: str) -> str:
+        check_text(value)
         if not value.strip():
             raise ValueError("claim must not be blank")
         return value.strip()

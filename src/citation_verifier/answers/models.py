@@ -14,6 +14,7 @@ from citation_verifier.models import (
     UrlVerdict,
     as_utc,
 )
+from citation_verifier.utf8 import check_text
 
 
 class StatementLabel(StrEnum):
@@ -37,6 +38,11 @@ class CitedSource(BaseModel):
 
     url: str
 
+    @field_validator("url")
+    @classmethod
+    def _url_text(cls, value: str) -> str:
+        return check_text(value)
+
 
 class AnswerRequest(BaseModel):
     """An LLM answer (Markdown or plain text with citation markers) and, optionally, the
@@ -55,8 +61,19 @@ class AnswerRequest(BaseModel):
     @field_validator("answer")
     @classmethod
     def _answer_not_blank(cls, value: str) -> str:
+        check_text(value)
         if not value.strip():
             raise ValueError("answer must not be blank")
+        return value
+
+    @field_validator("citations")
+    @classmethod
+    def _citations_text(
+        cls, value: list[str | CitedSource] | None
+    ) -> list[str | CitedSource] | None:
+        for citation in value or []:
+            if isinstance(citation, str):
+                check_text(citation)
         return value
 
     @field_validator("cited_at")
