@@ -106,6 +106,16 @@ def http_reason(status: int) -> str:
     return f"http_{status}"
 
 
+def text_before(value: object) -> object:
+    """A before-validator: a string (or the strings of a list) that is not Unicode text is
+    refused with what is wrong (:func:`citation_verifier.utf8.text_problem`), not with the
+    generic message string validation would give."""
+    for item in value if isinstance(value, list) else [value]:
+        if isinstance(item, str):
+            check_text(item)
+    return value
+
+
 def validate_http_url(url: str) -> str:
     """``url`` stripped, if it is an absolute http(s) URL with a host; else ValueError."""
     url = check_text(url).strip()
@@ -169,10 +179,14 @@ class VerifyRequest(BaseModel):
             raise ValueError("compare_archive needs cited_at (the date the page was cited)")
         return self
 
+    @field_validator("claim", "urls", mode="before")
+    @classmethod
+    def _unicode_text(cls, value: object) -> object:
+        return text_before(value)
+
     @field_validator("claim")
     @classmethod
     def _claim_not_blank(cls, value: str) -> str:
-        check_text(value)
         if not value.strip():
             raise ValueError("claim must not be blank")
         return value.strip()

@@ -13,8 +13,8 @@ from citation_verifier.models import (
     COMPARE_ARCHIVE_DESCRIPTION,
     UrlVerdict,
     as_utc,
+    text_before,
 )
-from citation_verifier.utf8 import check_text
 
 
 class StatementLabel(StrEnum):
@@ -38,10 +38,10 @@ class CitedSource(BaseModel):
 
     url: str
 
-    @field_validator("url")
+    @field_validator("url", mode="before")
     @classmethod
-    def _url_text(cls, value: str) -> str:
-        return check_text(value)
+    def _url_text(cls, value: object) -> object:
+        return text_before(value)
 
 
 class AnswerRequest(BaseModel):
@@ -61,20 +61,14 @@ class AnswerRequest(BaseModel):
     @field_validator("answer")
     @classmethod
     def _answer_not_blank(cls, value: str) -> str:
-        check_text(value)
         if not value.strip():
             raise ValueError("answer must not be blank")
         return value
 
-    @field_validator("citations")
+    @field_validator("answer", "citations", mode="before")
     @classmethod
-    def _citations_text(
-        cls, value: list[str | CitedSource] | None
-    ) -> list[str | CitedSource] | None:
-        for citation in value or []:
-            if isinstance(citation, str):
-                check_text(citation)
-        return value
+    def _unicode_text(cls, value: object) -> object:
+        return text_before(value)
 
     @field_validator("cited_at")
     @classmethod
