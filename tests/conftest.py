@@ -56,6 +56,9 @@ def _test_environment(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None
         # The pipeline's tests run the fast lexical judge; the embedded LLM judge's own tests
         # (test_embedded_judge.py) ask for JUDGE_PROVIDER=local explicitly.
         patch.setenv("JUDGE_PROVIDER", "lexical")
+        # Pages in other languages are not judged (unsupported_language) unless a test asks for
+        # a language judge (test_languages.py): the embedded LLM is slow to load.
+        patch.setenv("LANGUAGE_JUDGE", "none")
         # Dead links are not looked up in the Wayback Machine (the internet) unless a test
         # points ARCHIVE_URL at its loopback fake and turns the fallback on.
         patch.setenv("ARCHIVE_FALLBACK", "never")

@@ -209,8 +209,8 @@ def test_eval_command_prints_a_markdown_table(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     lines = done.stdout.strip().splitlines()
-    assert lines[0].startswith("| dataset | n | balanced acc.")
-    assert lines[2].startswith("| toy | 3 | 1.000 | 1.000 | 1.000 | 0 |")
+    assert lines[0].startswith("| dataset | language | n | balanced acc.")
+    assert lines[2].startswith("| toy | en | 3 | 1.000 | 1.000 | 1.000 | 0 | 0 |")
 
 
 def test_eval_scores_only_the_rows_of_the_chosen_split(tmp_path: Path) -> None:

@@ -159,11 +159,13 @@ def eval_command(
 
 COLUMNS = (
     "dataset",
+    "language",
     "n",
     "balanced acc.",
     "3-way acc.",
     "macro-F1",
     "errors",
+    "not judged (language)",
     "median s/citation",
     "p90 s/citation",
 )
@@ -173,11 +175,13 @@ def cells(name: str, s: Scores) -> list[str]:
     """One dataset's row of the results table."""
     return [
         name,
+        s.language,
         str(s.n),
         f"{s.balanced_accuracy:.3f}",
         "-" if s.accuracy is None else f"{s.accuracy:.3f}",
         "-" if s.macro_f1 is None else f"{s.macro_f1:.3f}",
         str(s.errors),
+        str(s.unsupported),
         f"{s.median_sec:.2f}",
         f"{s.p90_sec:.2f}",
     ]

@@ -24,7 +24,7 @@ from typing import Any
 
 from citation_verifier.demo.loopback import LoopbackSite, Page
 from citation_verifier.fetch.policy import Document
-from citation_verifier.models import FAILURES, Label
+from citation_verifier.models import FAILURES, Label, Reason
 from citation_verifier.pipeline import build_verifier
 from citation_verifier.settings import Settings
 from citation_verifier.splits import Split, split_of
@@ -45,6 +45,7 @@ _VERDICT_SETTING_PREFIXES = (
     "local_judge_",
     "checker_",
     "second_opinion_",
+    "language_judge",
 )
 
 
@@ -77,6 +78,8 @@ class Prediction:
     predicted: str
     reason: str | None
     seconds: float
+    language: str | None = None
+    """The claim's language as identified (``None`` in checkpoints written before it was)."""
 
 
 def dataset_name(path: Path) -> str:
@@ -153,6 +156,17 @@ class Scores:
     p90_sec: float = 0.0
     skipped: int = 0
     reasons: dict[str, int] = field(default_factory=dict)
+    unsupported: int = 0
+    """Rows no configured judge reads (``unsupported_language``): not judged, left out of every
+    score."""
+    languages: dict[str, int] = field(default_factory=dict)
+    """Rows per claim language."""
+
+    @property
+    def language(self) -> str:
+        """The rows' main claim language (``-`` when unknown), e.g. ``ru``."""
+        known = {k: v for k, v in self.languages.items() if k != "?"}
+        return max(known, key=lambda k: known[k]) if known else "-"
 
     def as_json(self) -> dict[str, Any]:
         """The ``--json`` shape."""
@@ -168,6 +182,8 @@ class Scores:
             "p90_sec_per_citation": _round(self.p90_sec),
             "skipped_rows": self.skipped,
             "reasons": self.reasons,
+            "unsupported_language": self.unsupported,
+            "languages": self.languages,
         }
 
 
@@ -182,7 +198,11 @@ def _recall(pairs: Sequence[tuple[bool, bool]], positive: bool) -> float | None:
 
 def score(predictions: Sequence[Prediction], three_way: bool, skipped: int = 0) -> Scores:
     """Balanced accuracy of supported-vs-rest; accuracy and macro-F1 over three labels when
-    ``three_way``. A class absent from the gold labels is left out of the balanced mean."""
+    ``three_way``. A class absent from the gold labels is left out of the balanced mean; rows
+    no judge reads (``unsupported_language``) are counted, never scored."""
+    languages = dict(Counter(p.language or "?" for p in predictions))
+    every = predictions
+    predictions = [p for p in every if p.reason != Reason.UNSUPPORTED_LANGUAGE]
     binary = [(p.gold == Label.SUPPORTED, p.predicted == Label.SUPPORTED) for p in predictions]
     recalls = [r for r in (_recall(binary, True), _recall(binary, False)) if r is not None]
     confusion = {g.value: {p.value: 0 for p in LABELS} for g in LABELS}
@@ -210,7 +230,9 @@ def score(predictions: Sequence[Prediction], three_way: bool, skipped: int = 0) 
         median_sec=seconds[len(seconds) // 2] if seconds else 0.0,
         p90_sec=seconds[min(len(seconds) - 1, int(0.9 * len(seconds)))] if seconds else 0.0,
         skipped=skipped,
-        reasons=dict(Counter(p.reason for p in predictions if p.reason)),
+        reasons=dict(Counter(p.reason for p in every if p.reason)),
+        unsupported=len(every) - len(predictions),
+        languages=languages,
     )
 
 
@@ -264,7 +286,12 @@ async def predict(verifier: Verifier, row: EvalRow, url: str | None) -> Predicti
         verdict = await verifier.verify_url(row.claim, url)
     label = verdict.label if verdict.label != Label.UNREACHABLE else Label.NOT_FOUND
     return Prediction(
-        row.id, row.label.value, label.value, verdict.reason, time.perf_counter() - start
+        row.id,
+        row.label.value,
+        label.value,
+        verdict.reason,
+        time.perf_counter() - start,
+        verdict.claim_language,
     )
 
 
@@ -290,7 +317,7 @@ async def evaluate_files(
     results: dict[str, Scores] = {}
     async with build_verifier(settings) as verifier:
         fingerprint = _verdict_settings(settings)
-        key = run_key(verifier.judge.name, via_http, fingerprint)
+        key = run_key(verifier.router.name, via_http, fingerprint)
         checkpoint_path = (checkpoint_dir or settings.cache_dir / "eval") / f"{key}.jsonl"
         if fresh:
             checkpoint_path.unlink(missing_ok=True)

@@ -48,6 +48,7 @@ class Reason(StrEnum):
     INTERNAL_ERROR = "internal_error"
     CROSS_CHECK_DISAGREE = "cross_check_disagree"
     ARCHIVED_COPY = "archived_copy"
+    UNSUPPORTED_LANGUAGE = "unsupported_language"
 
 
 REASON_MEANINGS: dict[Reason, str] = {
@@ -92,11 +93,16 @@ REASON_MEANINGS: dict[Reason, str] = {
         "Judged on the Wayback Machine's capture closest to the citation date, because the "
         "live page could not back the claim (live_reason says why; archive_url is the capture)."
     ),
+    Reason.UNSUPPORTED_LANGUAGE: (
+        "The claim or the page is in a language no configured judge reads (the checker reads "
+        "English only): not judged, never guessed; detail says what would read it (the "
+        "embedded LLM, LANGUAGE_JUDGE). Not a result, like judge_error."
+    ),
 }
 """What each reason means (the docs' reference table is generated from it)."""
 
 
-FAILURES = frozenset({Reason.JUDGE_ERROR, Reason.INTERNAL_ERROR})
+FAILURES = frozenset({Reason.JUDGE_ERROR, Reason.INTERNAL_ERROR, Reason.UNSUPPORTED_LANGUAGE})
 """Reasons of a citation that was not judged (the judge failed, or a bug): not a result, left
 out of every precision and judged again by a resumed batch."""
 
@@ -272,6 +278,12 @@ class UrlVerdict(BaseModel):
         default_factory=list, description="Every crawling-API request made for this URL, in order."
     )
     judge: str | None = Field(default=None, description="Judge provider/model that judged it.")
+    claim_language: str | None = Field(
+        default=None, description="The claim's language (ISO 639-1), as identified."
+    )
+    page_language: str | None = Field(
+        default=None, description="The page's main language (ISO 639-1), as identified."
+    )
     judge_calls: int = Field(default=0, ge=0, description="LLM API calls made for this URL.")
     judge_input_tokens: int = Field(default=0, ge=0, description="LLM input tokens.")
     judge_output_tokens: int = Field(default=0, ge=0, description="LLM output tokens.")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 import re
 import threading
+import zlib
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
@@ -115,6 +116,26 @@ class MiniLMEmbedder:
             norms = np.linalg.norm(pooled, axis=1, keepdims=True)
             out.append((pooled / np.clip(norms, 1e-12, None)).astype(np.float32))
         return np.vstack(out)
+
+
+class TermsEmbedder:
+    """Bag-of-terms vectors (content words and numbers, :func:`index_terms`, hashed into
+    ``dim`` buckets, L2-normalised): cosine is then word overlap. The embedder of pairs in
+    languages all-MiniLM-L6-v2 cannot read, where its cosine ranks by noise; it works the same
+    in every script (unspaced scripts count character pairs)."""
+
+    def __init__(self, dim: int = 4096) -> None:
+        self._dim = dim
+
+    def embed(self, texts: Sequence[str]) -> Vectors:
+        """One unit vector per text (all zeros for a text without terms)."""
+        vectors = np.zeros((len(texts), self._dim), dtype=np.float32)
+        for row, text in enumerate(texts):
+            for term, count in Counter(index_terms(text)).items():
+                vectors[row, zlib.crc32(term.encode("utf-8")) % self._dim] += count
+        norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+        unit: Vectors = vectors / np.clip(norms, 1e-12, None)
+        return unit
 
 
 def lexical_scores(

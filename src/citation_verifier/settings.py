@@ -10,6 +10,9 @@ from urllib.parse import urlsplit
 from pydantic import AliasChoices, Field, IPvAnyNetwork, SecretStr, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+LOCAL_JUDGE_LANGUAGES = ("en", "ja", "ru")
+"""The languages the embedded LLM was measured to read (docs/LANGUAGES.md)."""
+
 Retrieval = Literal["embedding", "hybrid", "lexical"]
 """How the retrieve stage ranks passages (:func:`citation_verifier.retrieve.top_passages`)."""
 
@@ -205,6 +208,19 @@ class Settings(BaseSettings):
         ge=0,
         le=1,
         description="Below this claim-term coverage the embedded LLM is not asked: not_found.",
+    )
+
+    # --- languages (docs/LANGUAGES.md) ---
+    language_judge: Literal["auto", "local", "openai", "anthropic", "ollama", "none"] = Field(
+        default="auto",
+        description="Who judges the pairs the main judge cannot read (the checker reads "
+        "English only): auto (the embedded LLM when it is installed), local, openai, anthropic, "
+        "ollama, or none (such pairs get unsupported_language, never a guess).",
+    )
+    local_judge_languages: Annotated[list[str], NoDecode] = Field(
+        default_factory=lambda: list(LOCAL_JUDGE_LANGUAGES),
+        description="Languages (ISO 639-1, a JSON list) the embedded LLM judges; default: "
+        "those it was measured on (docs/LANGUAGES.md).",
     )
 
     # --- paths ---
@@ -469,7 +485,14 @@ class Settings(BaseSettings):
         default=30.0, gt=0, description="How long a SQLite writer waits for the write lock."
     )
 
-    @field_validator("fetcher", "judge_provider", "render_js", "archive_fallback", mode="before")
+    @field_validator(
+        "fetcher",
+        "judge_provider",
+        "render_js",
+        "archive_fallback",
+        "language_judge",
+        mode="before",
+    )
     @classmethod
     def _choice(cls, value: Any) -> Any:
         """Choices are case-insensitive and may carry stray spaces (``JUDGE_PROVIDER=OpenAI``)."""
@@ -493,7 +516,22 @@ class Settings(BaseSettings):
             raise ValueError("must be an http(s) URL, e.g. https://archive.org")
         return value.strip()
 
-    @field_validator("private_allowlist", "judge_prices", "service_allowed_hosts", mode="before")
+    @field_validator("local_judge_languages")
+    @classmethod
+    def _languages(cls, value: list[str]) -> list[str]:
+        """ISO 639 codes, lower-cased (``["ru", "ja"]``)."""
+        codes = [code.strip().lower() for code in value]
+        if any(not (2 <= len(code) <= 3 and code.isalpha()) for code in codes):
+            raise ValueError('must be ISO 639-1 codes, e.g. ["en", "ru"]')
+        return codes
+
+    @field_validator(
+        "private_allowlist",
+        "judge_prices",
+        "service_allowed_hosts",
+        "local_judge_languages",
+        mode="before",
+    )
     @classmethod
     def _json(cls, value: Any) -> Any:
         """List and mapping settings are JSON in the environment; a value that is not JSON is a

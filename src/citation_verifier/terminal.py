@@ -22,7 +22,7 @@ from rich.text import Text
 from typer.core import TyperCommand, TyperGroup
 
 from citation_verifier.errors import error_text
-from citation_verifier.models import FAILURES, UrlVerdict
+from citation_verifier.models import FAILURES, Reason, UrlVerdict
 from citation_verifier.printable import printable, printable_text, safe_console
 from citation_verifier.settings import Settings
 
@@ -218,14 +218,21 @@ def fail_on_labels(values: Iterable[str], labels: type[L]) -> set[L]:
     return {labels(name) for name in names}
 
 
+def _not_judged(failed: Sequence[UrlVerdict]) -> str:
+    """What kept citations from being judged: a failure, or a language no judge reads."""
+    if all(v.reason == Reason.UNSUPPORTED_LANGUAGE for v in failed):
+        return "no configured judge reads the language"
+    return "the judge failed"
+
+
 def exit_if_judge_failed(verdicts: Sequence[UrlVerdict]) -> None:
     """Exit with :attr:`ExitCode.JUDGE` when the judge failed on any of ``verdicts``: those
     are not results, and a zero status would pass them off as such."""
     failed = [v for v in verdicts if v.reason in FAILURES]
     if failed:
         raise fail(
-            f"the judge failed on {len(failed)} of {len(verdicts)} citation(s), so they are "
-            f"not results: {failed[0].detail or 'no detail'}",
+            f"{_not_judged(failed)} on {len(failed)} of {len(verdicts)} citation(s), so they "
+            f"are not results: {failed[0].detail or 'no detail'}",
             ExitCode.JUDGE,
         )
 

@@ -181,8 +181,33 @@ def _stem(word: str) -> str:
     return word
 
 
+# Scripts written without spaces between words: a run of them is read as overlapping character
+# pairs (the usual lexical unit for Chinese and Japanese retrieval), not as one long "word".
+_UNSPACED = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\u0e00-\u0e7f]+")
+_CYRILLIC = re.compile(r"[\u0400-\u04ff]")
+
+
+def _pieces(word: str) -> list[str]:
+    """``word`` itself, or the character pairs of its runs of an unspaced script."""
+    if not _UNSPACED.search(word):
+        if _CYRILLIC.search(word) and len(word) > 5:
+            # Russian-style inflection lives in the last one or two letters: compare the rest.
+            return [word[: max(5, len(word) - 2)]]
+        return [word]
+    pieces: list[str] = []
+    for part in re.split(f"({_UNSPACED.pattern})", word):
+        if not part:
+            continue
+        if _UNSPACED.fullmatch(part):
+            pieces.extend(part[i : i + 2] for i in range(max(1, len(part) - 1)))
+        else:
+            pieces.append(part)
+    return pieces
+
+
 def _words(text: str) -> list[str]:
-    return [w.lower().replace("’", "'") for w in _TOKEN.findall(text)]
+    words = (w.lower().replace("’", "'") for w in _TOKEN.findall(text))
+    return [piece for word in words for piece in _pieces(word)]
 
 
 def analyse(text: str) -> Terms:

