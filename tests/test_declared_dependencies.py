@@ -12,6 +12,7 @@ import functools
 import importlib.metadata
 import sys
 import tomllib
+from collections.abc import Mapping
 from pathlib import Path
 
 from packaging.requirements import Requirement
@@ -68,7 +69,7 @@ def _is_type_checking(test: ast.expr) -> bool:
 
 
 @functools.cache
-def _installed() -> dict[str, list[str]]:
+def _installed() -> Mapping[str, list[str]]:
     return importlib.metadata.packages_distributions()
 
 
