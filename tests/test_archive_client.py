@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import time
 from collections.abc import AsyncIterator, Iterator
 from datetime import UTC, datetime, timedelta, timezone
@@ -18,6 +19,7 @@ from citation_verifier.fetch.archive import (
     ArchiveClient,
     ArchiveUnavailable,
     Capture,
+    transport_words,
     wayback_timestamp,
 )
 from citation_verifier.settings import Settings
@@ -203,7 +205,7 @@ async def test_the_request_cap_ends_a_lookup(fake: FakeArchive) -> None:
     fake.fail_next(500, retry_after="0", times=100)
     archive = ArchiveClient(archive_settings(fake, archive_max_requests=3))
     try:
-        with pytest.raises(ArchiveUnavailable, match=r"HTTP 500 \(3 requests"):
+        with pytest.raises(ArchiveUnavailable, match=r"HTTP 500; gave up after 3 tries$"):
             await archive.closest(PAGE, None)
     finally:
         await archive.aclose()
@@ -530,3 +532,36 @@ def test_the_fake_answers_the_documented_availability_json(fake: FakeArchive) ->
     assert latest.json()["archived_snapshots"]["closest"]["timestamp"] == "20130919044612"
     assert none.json() == {"url": "never.example", "archived_snapshots": {}}
     assert len(fake.requests) == 3
+
+
+async def test_an_unreachable_archive_is_said_in_words() -> None:
+    # The web page and the CLI show this text as it is: no exception names, no request counts.
+    with FakeArchive() as gone:
+        settings = archive_settings(gone)
+    archive = ArchiveClient(settings)
+    try:
+        with pytest.raises(ArchiveUnavailable) as failed:
+            await archive.closest(PAGE, None)
+    finally:
+        await archive.aclose()
+    message = str(failed.value)
+    assert re.fullmatch(
+        r"cannot reach the archive \(the connection could not be opened\)"
+        r"(; gave up after (1 try|\d+ tries)|, beyond the lookup budget)",
+        message,
+    ), message
+    assert "Error" not in message and "requests" not in message
+
+
+@pytest.mark.parametrize(
+    ("error", "words"),
+    [
+        (httpx.ConnectError("x"), "the connection could not be opened"),
+        (httpx.ConnectTimeout("x"), "no connection within the time allowed"),
+        (httpx.ReadError("x"), "the connection broke while reading the answer"),
+        (httpx.RemoteProtocolError("x"), "the archive's answer was cut off or malformed"),
+        (httpx.UnsupportedProtocol("x"), "the network failed"),
+    ],
+)
+def test_transport_errors_are_put_in_words(error: httpx.TransportError, words: str) -> None:
+    assert transport_words(error) == words

@@ -116,3 +116,20 @@ def test_html_report_is_self_contained_lists_contradicted_first_and_escapes_page
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
     assert "&lt;b&gt;°C&lt;/b&gt;" in page
     assert "the origin answered HTTP 404" in page
+
+
+def test_html_report_urls_break_between_their_parts_in_a_column_of_readable_width() -> None:
+    long = "https://a.example/research/2021/climate?topic=sea-level&year=2021"
+    row = ResultRow(
+        id="r9",
+        index=0,
+        claim="y",
+        verdict=UrlVerdict(url=long, label=Label.SUPPORTED, confidence=0.9, evidence_quote="z"),
+    )
+    page = html_report([row], summarize([row], invalid_lines=0))
+    assert (
+        "https:/<wbr>/<wbr>a.example/<wbr>research/<wbr>2021/<wbr>climate?<wbr>"
+        "topic=sea-level&amp;<wbr>year=2021"
+    ) in page
+    assert "break-all" not in page  # what squeezed the column to a few characters a line
+    assert re.search(r"td\.url\{[^}]*min-width:16rem", page)

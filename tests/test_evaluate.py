@@ -240,3 +240,24 @@ def test_eval_command_refuses_an_unknown_split(tmp_path: Path) -> None:
         check=False,
     )
     assert done.returncode == 2 and "--split" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_eval_says_when_it_reuses_a_checkpoint_and_fresh_starts_again(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from citation_verifier.cli import app
+
+    data = write_dataset(tmp_path / "toy.jsonl.gz", ROWS)
+    args = ["eval", str(data), "--json", "--quiet", "--split", "all"]
+    args += ["--limit", "2", "--checkpoint-dir", str(tmp_path / "ck")]
+    first = CliRunner().invoke(app, args)
+    assert first.exit_code == 0, first.output
+    assert "reusing" not in first.stderr
+    again = CliRunner().invoke(app, args)
+    assert again.exit_code == 0, again.output
+    assert "toy: reusing 2 judged row(s) from " in again.stderr
+    assert "--fresh to judge them again" in again.stderr
+    assert json.loads(again.stdout)["datasets"]["toy"]["n"] == 2
+    fresh = CliRunner().invoke(app, [*args, "--fresh"])
+    assert fresh.exit_code == 0, fresh.output
+    assert "reusing" not in fresh.stderr

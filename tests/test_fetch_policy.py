@@ -319,3 +319,15 @@ async def test_direct_fetcher_without_a_browser_cannot_render(settings: Settings
         await fetcher.fetch("http://127.0.0.1:9/", render=True)
     assert failed.value.reason == Reason.JS_REQUIRED
     await fetcher.aclose()
+
+
+@pytest.mark.parametrize("path", ["/big", "/big-chunked"])
+async def test_a_too_large_page_keeps_its_http_status_for_the_status_column(
+    site: LoopbackSite, path: str
+) -> None:
+    # The page answered 200 before its body ran over the cap: reports show that status
+    # beside reason too_large, never an empty cell.
+    small = Settings(allow_private_urls=True, max_body_bytes=4096)
+    result = settled(await load(site, path, small))
+    assert (result.reason, result.status) == (Reason.TOO_LARGE, 200)
+    assert result.final_url == site.url(path)

@@ -333,7 +333,8 @@ def test_the_answer_mode_shows_the_service_error_message(
         submit.click()  # nothing entered: the page says so and does not call the service
         alert = page.get_by_role("alert")
         assert alert.inner_text() == "Enter the answer."
-        assert page.evaluate("document.activeElement.id") == "answer"
+        # The message takes the focus (scrolled into view), so it is seen and read out.
+        assert page.evaluate("document.activeElement.id") == "answer-error"
 
         page.get_by_label("Answer", exact=True).fill(WATER_100 * 2 + " [1]")
         page.get_by_label("Citations array (optional)").fill("https://example.com/water")

@@ -23,6 +23,7 @@ from citation_verifier.terminal import (
     CitedAtOption,
     CompareArchiveOption,
     ExitCode,
+    PlainErrorsGroup,
     archive_lines,
     exit_if_gated,
     exit_if_judge_failed,
@@ -32,10 +33,12 @@ from citation_verifier.terminal import (
     print_error,
     print_note,
     print_table,
+    settings_first,
     wall_lines,
 )
 
 app = typer.Typer(
+    cls=PlainErrorsGroup,
     add_completion=False,
     no_args_is_help=True,
     help="Check whether the pages an LLM cited actually say what it claimed.",
@@ -248,6 +251,9 @@ app.add_typer(model_app, name="model")
 from citation_verifier.mcp_server.command import mcp as mcp_command  # noqa: E402
 
 app.command("mcp")(mcp_command)
+# Every command checks the settings before anything else; config reports them itself (and
+# its --reference needs none).
+settings_first(app, skip=[show_config])
 
 
 def main() -> None:

@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, cast
 
 import typer
-from rich.console import Console
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -20,6 +19,7 @@ from rich.progress import (
 )
 from rich.text import Text
 
+from citation_verifier.printable import safe_console
 from citation_verifier.splits import SPLITS, Split
 from citation_verifier.terminal import ExitCode, fail, load_settings, print_note, print_table
 
@@ -76,6 +76,10 @@ def eval_command(
     checkpoint_dir: Annotated[
         Path | None, typer.Option(help="Where finished rows are kept for resuming.")
     ] = None,
+    fresh: Annotated[
+        bool,
+        typer.Option("--fresh", help="Judge every row again instead of reusing the checkpoint."),
+    ] = False,
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
 ) -> None:
     """Score the judge on human-labelled claim/source pairs, per dataset (or on a built-in
@@ -102,7 +106,7 @@ def eval_command(
         BarColumn(),
         MofNCompleteColumn(),
         TimeRemainingColumn(),
-        console=Console(stderr=True),
+        console=safe_console(stderr=True),
         disable=quiet,
     )
     tasks: dict[str, TaskID] = {}
@@ -111,6 +115,14 @@ def eval_command(
         if name not in tasks:
             tasks[name] = progress.add_task(name, total=total)
         progress.update(tasks[name], completed=done)
+
+    def reusing(name: str, rows: int, path: Path) -> None:
+        # A rerun is much faster than the first: say why, and how to start again.
+        progress.console.print(
+            f"{name}: reusing {rows} judged row(s) from {path}; --fresh to judge them again",
+            markup=False,
+            highlight=False,
+        )
 
     with progress:
         results = asyncio.run(
@@ -123,6 +135,8 @@ def eval_command(
                 split=None if split == "all" else cast(Split, split),
                 checkpoint_dir=checkpoint_dir,
                 on_progress=advance,
+                fresh=fresh,
+                on_reuse=reusing,
             )
         )
     peak_rss_mib = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
@@ -214,7 +228,7 @@ def suite_command(
         BarColumn(),
         MofNCompleteColumn(),
         TimeRemainingColumn(),
-        console=Console(stderr=True),
+        console=safe_console(stderr=True),
         disable=quiet,
     )
     with progress:

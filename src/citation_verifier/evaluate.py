@@ -305,23 +305,31 @@ async def evaluate_files(
     split: Split | None = "test",
     checkpoint_dir: Path | None = None,
     on_progress: Callable[[str, int, int], None] = lambda name, done, total: None,
+    fresh: bool = False,
+    on_reuse: Callable[[str, int, Path], None] = lambda name, rows, path: None,
 ) -> dict[str, Scores]:
     """Scores per dataset file, on the rows of ``split`` (None: every row; the default, test,
     holds rows no shipped model was trained or tuned on). Finished rows are checkpointed under
     ``checkpoint_dir`` (default: ``settings.cache_dir / "eval"``) and reused by a rerun of the
-    same configuration."""
+    same configuration (``on_reuse`` is told how many, per dataset), unless ``fresh``."""
     if via_http:
         settings = settings.model_copy(update={"allow_private_urls": True})
     results: dict[str, Scores] = {}
     async with build_verifier(settings) as verifier:
         fingerprint = _verdict_settings(settings)
         key = run_key(verifier.router.name, via_http, fingerprint)
-        checkpoint = Checkpoint((checkpoint_dir or settings.cache_dir / "eval") / f"{key}.jsonl")
+        checkpoint_path = (checkpoint_dir or settings.cache_dir / "eval") / f"{key}.jsonl"
+        if fresh:
+            checkpoint_path.unlink(missing_ok=True)
+        checkpoint = Checkpoint(checkpoint_path)
         for path in files:
             all_rows, skipped = read_rows(path, split)
             rows = stratified_sample(all_rows, limit, seed)
             three_way = any(r.label == Label.CONTRADICTED for r in all_rows)
             name = dataset_name(path)
+            reused = sum(f"{name}:{row.id}" in checkpoint.done for row in rows)
+            if reused:
+                on_reuse(name, reused, checkpoint.path)
             predictions: list[Prediction] = []
             site = (
                 LoopbackSite({f"/{i}": Page(source_page(r)) for i, r in enumerate(rows)})

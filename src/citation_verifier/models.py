@@ -8,6 +8,8 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field, field_validator, model_validator
 
+from citation_verifier.utf8 import check_text
+
 
 class Label(StrEnum):
     """The four verdicts a citation can get."""
@@ -189,9 +191,19 @@ def http_reason(status: int) -> str:
     return f"http_{status}"
 
 
+def text_before(value: object) -> object:
+    """A before-validator: a string (or the strings of a list) that is not Unicode text is
+    refused with what is wrong (:func:`citation_verifier.utf8.text_problem`), not with the
+    generic message string validation would give."""
+    for item in value if isinstance(value, list) else [value]:
+        if isinstance(item, str):
+            check_text(item)
+    return value
+
+
 def validate_http_url(url: str) -> str:
     """``url`` stripped, if it is an absolute http(s) URL with a host; else ValueError."""
-    url = url.strip()
+    url = check_text(url).strip()
     parts = urlsplit(url)
     if parts.scheme.lower() not in ("http", "https"):
         raise ValueError(f"not an http(s) URL: {url!r}")
@@ -251,6 +263,11 @@ class VerifyRequest(BaseModel):
         if self.compare_archive and self.cited_at is None:
             raise ValueError("compare_archive needs cited_at (the date the page was cited)")
         return self
+
+    @field_validator("claim", "urls", mode="before")
+    @classmethod
+    def _unicode_text(cls, value: object) -> object:
+        return text_before(value)
 
     @field_validator("claim")
     @classmethod

@@ -10,7 +10,7 @@ C1 controls and bidi controls become U+FFFD.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import IO, Any
 
 from rich.console import Console, ConsoleRenderable, RenderHook
 from rich.text import Text
@@ -41,6 +41,13 @@ def printable_text(text: Text) -> Text:
     return safe
 
 
+def _is_tty(stream: IO[str]) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):  # a closed or odd stream is no terminal
+        return False
+
+
 class _Printable(RenderHook):
     def process_renderables(self, renderables: list[ConsoleRenderable]) -> list[ConsoleRenderable]:
         return [printable_text(r) if isinstance(r, Text) else r for r in renderables]
@@ -48,7 +55,10 @@ class _Printable(RenderHook):
 
 def safe_console(**options: Any) -> Console:
     """A Rich console whose printed text (strings and :class:`Text`) is :func:`printable`.
-    Tables are made of cells it does not see: build their cells with :func:`printable_text`."""
+    Tables are made of cells it does not see: build their cells with :func:`printable_text`.
+    Piped (its stream is no terminal), it never wraps lines: ``| grep`` finds whole values."""
     console = Console(**options)
+    if "soft_wrap" not in options and not _is_tty(console.file):
+        console.soft_wrap = True
     console.push_render_hook(_Printable())
     return console

@@ -12,13 +12,14 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterable, Sequence
 from enum import IntEnum, StrEnum
-from typing import Annotated, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import typer
 from pydantic import ValidationError
 from pydantic_settings import SettingsError
 from rich.table import Table
 from rich.text import Text
+from typer.core import TyperCommand, TyperGroup
 
 from citation_verifier.errors import error_text
 from citation_verifier.models import FAILURES, Reason, UrlVerdict
@@ -129,6 +130,79 @@ def load_settings() -> Settings:
         return Settings()
     except (ValidationError, SettingsError) as error:
         raise fail(f"invalid settings: {settings_problems(error)}", ExitCode.CONFIG) from None
+
+
+# Typer may bundle its own copy of Click: its exception classes are found through Typer's.
+_ClickException: type[Exception] = next(
+    c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException"
+)
+_UsageError: type[Exception] = next(
+    c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError"
+)
+
+
+def _usage_error(error: Exception) -> int:
+    """Print a Click usage error as one ``error:`` line and a hint; its exit code."""
+    code = int(getattr(error, "exit_code", ExitCode.USAGE))
+    if type(error).__name__ == "NoArgsIsHelpError":  # the help was printed already
+        return code
+    print_error(str(getattr(error, "format_message", error.__str__)()))
+    ctx = getattr(error, "ctx", None)
+    if ctx is not None:
+        print_note(f"Try '{ctx.command_path} --help' for help.")
+    return code
+
+
+class PlainErrorsGroup(TyperGroup):
+    """The command group whose usage errors are one ``error:`` line and a hint to ``--help``
+    (Typer would draw a box of four lines), for every command below it."""
+
+    def main(  # type: ignore[override]
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        """Run the CLI; errors of the argument parser are printed plainly."""
+        try:
+            # Not standalone: Click hands its errors back instead of printing them its way.
+            result = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except _UsageError as error:
+            result = _usage_error(error)
+        except _ClickException as error:
+            print_error(str(getattr(error, "format_message", error.__str__)()))
+            result = int(getattr(error, "exit_code", 1))
+        except typer.Abort:
+            print_error("aborted")
+            result = 1
+        if not standalone_mode:
+            return result
+        # Non-standalone Click returns a typer.Exit's code, or what the command returned.
+        sys.exit(result if isinstance(result, int) else 0)
+
+
+class SettingsFirstCommand(TyperCommand):
+    """A command that validates the settings before it does anything else (after its
+    arguments parsed, so ``--help`` and usage errors still come first): a bad variable is
+    named, with :attr:`ExitCode.CONFIG`, before any input is read or port opened."""
+
+    def invoke(self, ctx: Any) -> Any:  # a Click context (Typer may bundle its own Click)
+        """Check the settings, then run the command."""
+        load_settings()
+        return super().invoke(ctx)
+
+
+def settings_first(app: typer.Typer, skip: Sequence[object] = ()) -> None:
+    """Make every command of ``app`` (sub-groups included), but those whose function is in
+    ``skip``, a :class:`SettingsFirstCommand`."""
+    for command in app.registered_commands:
+        if command.callback not in skip and command.cls in (None, TyperCommand):
+            command.cls = SettingsFirstCommand
+    for group in app.registered_groups:
+        if group.typer_instance is not None:
+            settings_first(group.typer_instance, skip)
 
 
 def fail_on_labels(values: Iterable[str], labels: type[L]) -> set[L]:

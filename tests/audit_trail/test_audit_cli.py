@@ -267,3 +267,16 @@ def test_verdict_fields_without_a_column_are_kept_in_extra(tmp_path: Path) -> No
     assert record is not None
     assert record.extra["attempts"] == [attempt.model_dump(mode="json")]
     store.close()
+
+
+def test_show_piped_keeps_every_field_on_its_line(trail: Trail) -> None:
+    # CliRunner's stdout is no terminal, as with `audit show ID | grep settings`: no value is
+    # wrapped at 80 columns, so a field's line holds all of it.
+    verdict = next(c for c in trail.verified if c["label"] == "supported")
+    out = invoke(trail.env, "audit", "show", str(verdict["audit_id"])).stdout
+    lines = out.splitlines()
+    settings_line = next(line for line in lines if line.startswith("settings: "))
+    assert len(settings_line) > 80
+    json.loads(settings_line.removeprefix("settings: "))  # the whole JSON object
+    snapshot = next(line for line in lines if line.startswith("snapshot_id: "))
+    assert len(snapshot.removeprefix("snapshot_id: ")) == 64

@@ -33,15 +33,22 @@ from citation_verifier.terminal import (
     print_note,
     wall_lines,
 )
+from citation_verifier.utf8 import NotUtf8Error, decode_utf8
 
 
 def _read(path: Path) -> str:
+    """The answer file's text (``-``: standard input); UTF-8 only, never guessed."""
     if str(path) == "-":
-        return sys.stdin.buffer.read().decode("utf-8", errors="replace")
+        data, source = sys.stdin.buffer.read(), "standard input"
+    else:
+        try:
+            data, source = path.read_bytes(), str(path)
+        except OSError as error:
+            raise InputError(f"cannot read {path}: {error.strerror or error}") from None
     try:
-        return path.read_text(encoding="utf-8", errors="replace")
-    except OSError as error:
-        raise InputError(f"cannot read {path}: {error.strerror or error}") from None
+        return decode_utf8(data, source)
+    except NotUtf8Error as error:
+        raise InputError(str(error)) from None
 
 
 def precision_text(result: AnswerResult) -> str:

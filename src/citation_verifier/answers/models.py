@@ -13,6 +13,7 @@ from citation_verifier.models import (
     COMPARE_ARCHIVE_DESCRIPTION,
     UrlVerdict,
     as_utc,
+    text_before,
 )
 
 
@@ -37,6 +38,11 @@ class CitedSource(BaseModel):
 
     url: str
 
+    @field_validator("url", mode="before")
+    @classmethod
+    def _url_text(cls, value: object) -> object:
+        return text_before(value)
+
 
 class AnswerRequest(BaseModel):
     """An LLM answer (Markdown or plain text with citation markers) and, optionally, the
@@ -58,6 +64,11 @@ class AnswerRequest(BaseModel):
         if not value.strip():
             raise ValueError("answer must not be blank")
         return value
+
+    @field_validator("answer", "citations", mode="before")
+    @classmethod
+    def _unicode_text(cls, value: object) -> object:
+        return text_before(value)
 
     @field_validator("cited_at")
     @classmethod

@@ -90,6 +90,17 @@ def _check_writable(path: Path, option: str) -> None:
         raise fail(f"cannot write {option} {path}: permission denied", ExitCode.INPUT)
 
 
+def _check_input(path: Path) -> None:
+    """Fail before any work when ``path`` cannot be an input. Anything readable that is not a
+    folder is read as a stream: a file, ``-``, a pipe (``<(zcat ...)``), ``/dev/null``."""
+    if path == STDIN:
+        return
+    if not path.exists():
+        raise fail(f"input file not found: {path}", ExitCode.INPUT)
+    if path.is_dir():
+        raise fail(f"input {path} is a folder, not a file", ExitCode.INPUT)
+
+
 def _cited_at(value: str | None) -> datetime | None:
     """``--cited-at`` as a UTC time (a date is its midnight); a bad value fails at once."""
     if value is None:
@@ -204,10 +215,9 @@ def batch(
     """Score every citation of INPUT.jsonl; write a per-citation report and print precision.
     Answer records also get a per-statement CSV (OUT.statements.csv)."""
     err = Console(stderr=True, highlight=False, soft_wrap=True)
-    if input_path != STDIN and not input_path.is_file():
-        raise fail(f"input file not found: {input_path}", ExitCode.INPUT)
+    settings = load_settings()  # first: a bad setting is named before the input is looked at
+    _check_input(input_path)
     when = _cited_at(cited_at)
-    settings = load_settings()
     print_note(judge_choice(settings))
     concurrency = concurrency or settings.batch_concurrency
     if concurrency > settings.fetch_concurrency:
@@ -268,6 +278,9 @@ def batch(
         print_error(str(error))
         print_note(f"finished citations are kept in {store.path}; fix it and rerun with --resume")
         raise typer.Exit(int(ExitCode.CONFIG)) from None
+    if not outcome.rows and not outcome.answers and not outcome.errors:
+        store.path.unlink(missing_ok=True)  # nothing was finished
+        raise fail(f"no record in {input_path}: the input is empty", ExitCode.INPUT)
     write_report(out, outcome.rows, outcome.summary, fmt.value, outcome.answers)
     statements_path = _sidecar(out, ".statements.csv")
     if outcome.answers:

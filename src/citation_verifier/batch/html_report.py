@@ -4,6 +4,7 @@ assets; every page-derived string is escaped."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from html import escape
 
@@ -27,8 +28,18 @@ th{background:#f4f4f4}
 .label{font-weight:600}
 blockquote{margin:0;padding-left:.6rem;border-left:3px solid #ccc}
 pre{background:#f7f7f7;padding:.6rem}
-td.url{word-break:break-all}
+td.url{width:28%;min-width:16rem;overflow-wrap:anywhere}
 """
+# The URL column keeps a readable width (break-all let the table squeeze it to a few characters
+# a line); a URL wraps between its parts (<wbr> after "/", "?", "&"), inside one only when a
+# part is longer than the column.
+_URL_BREAKS = re.compile(r"(?<=[/?&])")
+
+
+def breakable_url(url: str) -> str:
+    """``url`` as escaped HTML with a line-break opportunity after each ``/``, ``?`` and
+    ``&``."""
+    return "<wbr>".join(escape(part) for part in _URL_BREAKS.split(url))
 
 
 def _bar_chart(summary: Summary) -> str:
@@ -68,14 +79,14 @@ def _could_not_read(words: str | None) -> str:
 def _row(row: ResultRow) -> str:
     verdict = row.verdict
     final = (
-        f"<br>→ {escape(verdict.final_url)}"
+        f"<br>→ {breakable_url(verdict.final_url)}"
         if verdict.final_url and verdict.final_url != verdict.url
         else ""
     )
     colour = _COLOURS[verdict.label]
     return (
         f"<tr><td>{escape(row.id)}</td><td>{escape(row.claim)}</td>"
-        f'<td class="url">{escape(verdict.url)}{final}</td>'
+        f'<td class="url">{breakable_url(verdict.url)}{final}</td>'
         f'<td class="label" style="color:{colour}">{verdict.label.value}</td>'
         f"<td>{escape(verdict.reason or '')}{_could_not_read(verdict.could_not_read)}</td>"
         f"<td>{'' if verdict.original_status is None else verdict.original_status}</td>"

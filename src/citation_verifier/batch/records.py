@@ -13,11 +13,10 @@ from __future__ import annotations
 
 import dataclasses
 import gzip
-import io
 import json
 import sys
 import zlib
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -31,6 +30,7 @@ from citation_verifier.errors import InputError, validation_message
 from citation_verifier.limits import answer_length_problem, claim_length_problem
 from citation_verifier.models import VerifyRequest
 from citation_verifier.settings import Settings
+from citation_verifier.utf8 import BOM, CONVERT_HINT, utf8_problem
 
 
 @dataclass(frozen=True)
@@ -165,18 +165,36 @@ def _parse_line(text: str) -> tuple[str, VerifyRequest | AnswerRequest]:
 STDIN = Path("-")
 
 
-def _lines(path: Path) -> Iterator[tuple[int, str]]:
-    """Numbered lines of ``path``: ``-`` is standard input, ``.gz`` is read through gzip."""
+def _lines(path: Path) -> Iterator[tuple[int, int, bytes]]:
+    """Numbered lines of ``path`` as bytes, each with the file offset it starts at: ``-`` is
+    standard input, ``.gz`` is read through gzip (offsets then count unpacked bytes)."""
     if path == STDIN:
-        handle = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace", newline="")
-        yield from enumerate(handle, start=1)
+        yield from _numbered(sys.stdin.buffer)
         return
     if path.suffix == ".gz":
-        with gzip.open(path, "rt", encoding="utf-8", errors="replace", newline="") as packed:
-            yield from enumerate(packed, start=1)
+        with gzip.open(path, "rb") as packed:
+            yield from _numbered(packed)
         return
-    with path.open("r", encoding="utf-8", errors="replace", newline="") as handle:
-        yield from enumerate(handle, start=1)
+    with path.open("rb") as handle:
+        yield from _numbered(handle)
+
+
+def _numbered(handle: Iterable[bytes]) -> Iterator[tuple[int, int, bytes]]:
+    offset = 0
+    for number, line in enumerate(handle, start=1):
+        yield number, offset, line
+        offset += len(line)
+
+
+def _text(number: int, offset: int, line: bytes) -> str:
+    """A line's text; :class:`RecordError` naming the byte when it is not UTF-8 (each line
+    on its own: one bad line is an error of its own, never mojibake, never the end)."""
+    if number == 1 and line.startswith(BOM):
+        line, offset = line[len(BOM) :], offset + len(BOM)
+    problem = utf8_problem(line, offset)
+    if problem is not None:
+        raise RecordError(f"{problem}; {CONVERT_HINT}")
+    return line.decode("utf-8")
 
 
 def read_input(path: Path, settings: Settings | None = None) -> BatchInput:
@@ -195,11 +213,11 @@ def _read(path: Path, settings: Settings) -> BatchInput:
     answers: list[AnswerRecord] = []
     seen: dict[str, int] = {}
     records = 0
-    for number, line in _lines(path):
-        if not line.strip():
+    for number, offset, raw in _lines(path):
+        if not raw.strip():
             continue
         try:
-            record_id, request = parse_line(line, settings)
+            record_id, request = parse_line(_text(number, offset, raw), settings)
         except RecordError as exc:
             errors.append(LineError(number, str(exc), exc.record_id))
             continue

@@ -39,6 +39,30 @@ _CACHE_ENTRIES = 1024
 CacheKey = tuple[str, str | None]
 
 
+_TRANSPORT_WORDS: tuple[tuple[type[httpx.TransportError], str], ...] = (
+    (httpx.ConnectTimeout, "no connection within the time allowed"),
+    (httpx.ConnectError, "the connection could not be opened"),
+    (httpx.ProxyError, "the proxy refused the connection"),
+    (httpx.ReadError, "the connection broke while reading the answer"),
+    (httpx.WriteError, "the connection broke while sending the request"),
+    (httpx.RemoteProtocolError, "the archive's answer was cut off or malformed"),
+    (httpx.PoolTimeout, "too many requests were waiting for a connection"),
+)
+
+
+def transport_words(error: httpx.TransportError) -> str:
+    """What a transport error means, in words a reader of the verdict understands (never the
+    exception's name, nor its message, which may hold the URL)."""
+    for kind, words in _TRANSPORT_WORDS:
+        if isinstance(error, kind):
+            return words
+    return "the network failed"
+
+
+def _tries(sent: int) -> str:
+    return "1 try" if sent == 1 else f"{sent} tries"
+
+
 class ArchiveUnavailable(Exception):
     """The archive could not answer within the lookup's budget (time or requests)."""
 
@@ -227,8 +251,8 @@ class ArchiveClient:
                     response = await self._client.get(self._endpoint, params=params)
             except (TimeoutError, httpx.TimeoutException):
                 why = f"the archive did not answer within {settings.archive_timeout_s:g} s"
-            except httpx.TransportError as exc:  # the message may hold the URL: name the type
-                why = f"cannot reach the archive: {type(exc).__name__}"
+            except httpx.TransportError as exc:  # the message may hold the URL: never shown
+                why = f"cannot reach the archive ({transport_words(exc)})"
             except httpx.HTTPError as exc:  # too many redirects and the like: not transient
                 raise ArchiveUnavailable(f"archive request failed: {type(exc).__name__}") from None
             else:
@@ -240,7 +264,7 @@ class ArchiveClient:
                 why = f"the archive answered HTTP {status}"
                 retry_after = response.headers.get("retry-after")
             if sent >= settings.archive_max_requests:
-                raise ArchiveUnavailable(f"{why} ({sent} requests, the most one lookup may make)")
+                raise ArchiveUnavailable(f"{why}; gave up after {_tries(sent)}")
             told = retry_after_s(retry_after)
             wait = _BACKOFF_S * 2 ** (sent - 1) if told is None else told
             # Sleeping until the budget is spent would only delay the same failure.

@@ -46,11 +46,14 @@ class FetchFailed(Exception):
         final_url: str | None = None,
         attempts: Sequence[Attempt] = (),
         render_may_help: bool = True,
+        status: int | None = None,
     ) -> None:
         super().__init__(detail)
         self.reason = reason
         self.detail = detail
         self.final_url = final_url
+        self.status = status
+        """The HTTP status of the response that failed (a body too large), when one came."""
         self.attempts = tuple(attempts)
         """Paid API requests made before the failure (they are accounted all the same)."""
         self.render_may_help = render_may_help

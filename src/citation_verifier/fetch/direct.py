@@ -170,7 +170,12 @@ class DirectFetcher:
                             final_url=current,
                         )
                     continue
-                body = await read_capped(response, self._settings.max_body_bytes)
+                try:
+                    body = await read_capped(response, self._settings.max_body_bytes)
+                except FetchFailed as failure:  # the status came: the report shows it
+                    failure.status = response.status_code
+                    failure.final_url = failure.final_url or current
+                    raise
             finally:
                 await response.aclose()
             content_type, charset = _parse_content_type(response.headers.get("content-type"))

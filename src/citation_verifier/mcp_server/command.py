@@ -39,6 +39,9 @@ def mcp(
     log_json_lines(Redactor.from_settings(settings))
     server = create_server(settings)
     if not http:
+        from citation_verifier.mcp_server.stdin import mark_invalid_stdin
+
+        mark_invalid_stdin()
         # Ctrl-C in a terminal is a normal way to stop a server, as it is for `serve`.
         with contextlib.suppress(KeyboardInterrupt):
             anyio.run(server.run_stdio_async)

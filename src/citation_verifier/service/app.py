@@ -42,6 +42,7 @@ from citation_verifier.service.metrics import ServiceMetrics
 from citation_verifier.service.middleware import AccessLog, RequestLimits, bearer_matches
 from citation_verifier.service.state import ServiceState
 from citation_verifier.settings import Settings
+from citation_verifier.utf8 import utf8_problem
 from citation_verifier.verifier import Verifier
 
 _T = TypeVar("_T")
@@ -252,9 +253,11 @@ def create_app(
     app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(_: Request, error: StarletteHTTPException) -> JSONResponse:
+    async def http_error(request: Request, error: StarletteHTTPException) -> JSONResponse:
         if error.status_code == 400:  # FastAPI's "error parsing the body" (e.g. not UTF-8)
-            return _error(422, "invalid request: the body is not valid UTF-8 JSON")
+            # The same words as the CLI's and a batch line's: which byte, where.
+            problem = utf8_problem(await request.body()) or "not valid JSON"
+            return _error(422, f"invalid request: the body is {problem}")
         return _error(error.status_code, str(error.detail), error.headers)
 
     @app.exception_handler(RequestValidationError)

@@ -44,7 +44,8 @@ def serve(
         int, typer.Option(min=0, max=65535, help="Port to listen on (0: any free port).")
     ] = 8000,
 ) -> None:
-    """Serve POST /verify, /health, /ready, /metrics and the web page at /."""
+    """Serve POST /verify and /check-answer, GET /health, /ready, /metrics and the web page
+    at /."""
     from citation_verifier.service.app import create_app
     from citation_verifier.service.server import bind, make_server, url_of
     from citation_verifier.terminal import ExitCode, fail, load_settings

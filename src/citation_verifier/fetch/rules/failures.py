@@ -25,6 +25,11 @@ class FetchFailures:
             label = Label.NOT_FOUND if failure.reason in _NOT_FOUND_FAILURES else Label.UNREACHABLE
             return Outcome(
                 Settled(
-                    state.url, label, failure.reason, failure.detail, final_url=failure.final_url
+                    state.url,
+                    label,
+                    failure.reason,
+                    failure.detail,
+                    final_url=failure.final_url,
+                    status=failure.status,
                 )
             )

@@ -37,6 +37,17 @@
     return node;
   }
 
+  // A URL as text with a line-break opportunity (<wbr>) after each "/", "?" and "&": on a
+  // narrow screen it wraps between its parts, not in the middle of a word.
+  function breakableUrl(url) {
+    const fragment = document.createDocumentFragment();
+    String(url).split(/(?<=[/?&])/).forEach(function (part, index) {
+      if (index > 0) fragment.appendChild(document.createElement("wbr"));
+      fragment.appendChild(document.createTextNode(part));
+    });
+    return fragment;
+  }
+
   function badge(label) {
     const node = el("span", "badge badge-" + label, LABEL_TEXT[label] || label);
     node.dataset.label = label;
@@ -208,7 +219,8 @@
     if (citation.changed_since_cited === true) item.classList.add("card-changed");
     const title = el("h3", "card-title");
     title.appendChild(el("span", "visually-hidden", "Citation " + (index + 1) + ": "));
-    const link = el("a", null, citation.url);
+    const link = el("a");
+    link.appendChild(breakableUrl(citation.url));
     link.href = citation.url;
     link.rel = "noopener noreferrer nofollow";
     link.target = "_blank";
@@ -221,7 +233,7 @@
     const facts = el("dl", "facts");
     row(facts, "Label", badge(citation.label));
     row(facts, "Reason", citation.reason);
-    row(facts, "Final URL", citation.final_url);
+    row(facts, "Final URL", citation.final_url ? breakableUrl(citation.final_url) : null);
     row(facts, "Original status", citation.original_status);
     row(facts, "Confidence", typeof citation.confidence === "number" ? citation.confidence.toFixed(2) : null);
     if (citation.judge) row(facts, "Judge", citation.judge);
@@ -265,6 +277,11 @@
     ui.results.hidden = true;
     ui.error.textContent = message;
     ui.error.hidden = false;
+    // The message may sit below the fold (after a long form): bring it into view and give it
+    // the focus, so it is seen and read out; Tab goes on from there.
+    ui.error.tabIndex = -1;
+    ui.error.scrollIntoView({ block: "center" });
+    ui.error.focus({ preventScroll: true });
   }
 
   // POST `payload` to `path`; `render` gets the JSON of a 2xx answer.
@@ -393,12 +410,10 @@
       const urls = urlsInput.value.split(/\s+/).filter(Boolean);
       if (!claim) {
         showError(ui, "Enter the claim.");
-        claimInput.focus();
         return;
       }
       if (urls.length === 0) {
         showError(ui, "Enter at least one URL.");
-        urlsInput.focus();
         return;
       }
       const dateProblem = archive.problem();
@@ -632,7 +647,6 @@
       const citations = citationsInput.value.split(/\s+/).filter(Boolean);
       if (!answer.trim()) {
         showError(ui, "Enter the answer.");
-        answerInput.focus();
         return;
       }
       const dateProblem = archive.problem();
