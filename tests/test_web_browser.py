@@ -24,6 +24,7 @@ from citation_verifier.retrieve import MiniLMEmbedder
 from citation_verifier.service.app import create_app
 from citation_verifier.service.server import BackgroundServer
 from citation_verifier.settings import Settings
+from test_languages import RUSSIAN_ARTICLE
 
 CHROMIUM = Path("/usr/bin/chromium")
 OUTPUT = Path(__file__).resolve().parent.parent / "test-output" / "browser"
@@ -93,6 +94,7 @@ def test_the_page_shows_labels_and_the_highlighted_quote_for_the_water_example(
         assert first.locator(".badge").inner_text() == "contradicted"
         assert first.locator("mark.quote").inner_text() == WATER_100
         assert "Judge" in first.inner_text()  # which judge decided, on every judged citation
+        assert "Language\nEnglish" in first.inner_text()  # what the judge had to read
         passage = first.locator("blockquote.passage").inner_text()
         assert WATER_100 in passage and len(passage) > len(WATER_100)
         assert second.locator(".badge").inner_text() == "unreachable"
@@ -701,3 +703,22 @@ def test_a_card_says_we_could_not_read_a_page_behind_a_wall_in_words(
         assert "retry after 120 s" in rate.locator(".note-wall").inner_text()
         assert geo.locator(".facts .badge").inner_text() == "unreachable"
         assert problems == []
+
+
+def test_a_card_names_the_languages_and_why_a_pair_was_not_judged(
+    serve: Callable[[Mapping[str, Route]], LoopbackSite],
+    embedder: MiniLMEmbedder,
+    browser: BrowserContext,
+) -> None:
+    site = serve({"/voda": SitePage(RUSSIAN_ARTICLE)})
+    settings = Settings(allow_private_urls=True, fetch_timeout_s=5.0, language_judge="none")
+    with BackgroundServer(create_app(settings, embedder=embedder)) as service:
+        page = browser.new_page()
+        page.goto(service.url + "/")
+        _submit_with_keyboard(page, "Луна сделана из сыра.", [site.url("/voda")])
+        page.wait_for_selector("#results:not([hidden])", timeout=30_000)
+        card = page.locator("#citations > li").nth(0)
+        text = card.inner_text()
+        assert card.locator(".badge").inner_text() == "unreachable"
+        assert "unsupported_language" in text and "Language\nRussian" in text
+        assert "no configured judge reads it" in text

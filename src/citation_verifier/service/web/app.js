@@ -214,6 +214,24 @@
     return line;
   }
 
+  // The languages the claim and the page were identified in, by name ("Russian"; "claim in
+  // English, page in Russian"): which judge could read the pair depends on them.
+  function languageName(code) {
+    try {
+      return new Intl.DisplayNames(["en"], { type: "language" }).of(code) || code;
+    } catch (ignored) {
+      return code;
+    }
+  }
+
+  function languagesText(citation) {
+    const claim = citation.claim_language;
+    const page = citation.page_language;
+    if (!claim && !page) return null;
+    if (claim === page || !claim || !page) return languageName(claim || page);
+    return "claim in " + languageName(claim) + ", page in " + languageName(page);
+  }
+
   function card(citation, index) {
     const item = el("li", "card card-" + citation.label);
     if (citation.changed_since_cited === true) item.classList.add("card-changed");
@@ -237,6 +255,8 @@
     row(facts, "Original status", citation.original_status);
     row(facts, "Confidence", typeof citation.confidence === "number" ? citation.confidence.toFixed(2) : null);
     if (citation.judge) row(facts, "Judge", citation.judge);
+    const languages = languagesText(citation);
+    if (languages) row(facts, "Language", languages);
     item.appendChild(facts);
 
     if (citation.evidence_quote) item.appendChild(evidenceBlock(citation));
