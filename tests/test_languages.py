@@ -88,6 +88,23 @@ def test_a_page_mixing_languages_gets_its_main_one(identifier: LanguageIdentifie
     assert identifier.page(page) == "ru"
 
 
+def test_an_unsure_guess_for_a_claim_defers_to_its_page(identifier: LanguageIdentifier) -> None:
+    claim = "70% Isopropyl Alcohol Is a Better Disinfectant Than 99% Isopropyl Alcohol"
+    page = "Hand sanitizers with 60 to 95 percent alcohol kill most viruses on the hands."
+    assert identifier.pair(claim, page).english
+
+
+def test_a_page_partly_in_the_claims_language_is_read_in_it(
+    identifier: LanguageIdentifier,
+) -> None:
+    page = "\n".join(
+        ["Вода кипит при 100 градусах Цельсия на уровне моря, это знает каждый школьник."] * 2
+        + ["Water boils at 100 degrees Celsius at sea level."]
+    )
+    assert identifier.page(page) == "ru"  # its main language; a quarter of it is English
+    assert identifier.pair("Water boils at 100 degrees Celsius.", page) == Languages("en", "en")
+
+
 def test_text_without_letters_has_no_language(identifier: LanguageIdentifier) -> None:
     assert identifier.guesses("100 200 — 3.5 %") == []
     assert identifier.pair("2 + 2 = 4", "Water boils at 100 degrees.").claim == "en"

@@ -6,10 +6,12 @@ over py3langid and lingua by the numbers in ``bench/language_id.py`` (short clai
 pages in English, Russian and Japanese: the most accurate of the three on claims and the fastest
 by far).
 
-Claims are short, and a short English claim full of names can look French or Dutch; the page
-is long and its language is sure. So a claim whose best guesses include the page's language is
-taken to be in the page's language, and only a claim that is clearly in another language makes
-a cross-language pair.
+Claims are short, and a short English claim full of names can look French or Norwegian; the
+page is long and its language is sure. So a claim whose best guesses include the page's
+language is taken to be in the page's language, and only a claim that is clearly in another
+language makes a cross-language pair. Pages mix languages (a Wikidata entry lists labels in
+dozens, a dictionary page quotes another language): a page at least a fifth of which is in the
+claim's language is read in that language, since that is the part retrieval hands the judge.
 """
 
 from __future__ import annotations
@@ -22,11 +24,14 @@ from typing import Any
 
 ENGLISH = "en"
 _LETTER = re.compile(r"[^\W\d_]", re.UNICODE)
-_LINE = re.compile(r"[^\n]+")
+# Lines and sentences vote: a one-line page of mixed languages still has several voters.
+_SEGMENT = re.compile(r"[^\n.!?。！？]+[.!?。！？]*")
 # A claim's guess for the page's language at least this likely makes it the claim's language.
 _PAGE_PRIOR = 0.05
 # Below this, a claim's best guess is not trusted: the claim takes the page's language.
-_CLAIM_SURE = 0.4
+_CLAIM_SURE = 0.8
+# A page with at least this share of its letters in the claim's language is read in it.
+_PAGE_SHARE = 0.2
 _PAGE_SAMPLE_CHARS = 20_000
 _MIN_LINE_LETTERS = 12
 
@@ -74,11 +79,12 @@ class LanguageIdentifier:
         found = self._load().detect(" ".join(text.split()), model="lite", k=k)
         return [(str(item["lang"]), float(item["score"])) for item in found]
 
-    def page(self, text: str) -> str | None:
-        """The page's language: each line of its first 20,000 characters votes for its own
-        language, weighted by its letters (a page mixing languages gets its main one)."""
+    def shares(self, text: str) -> dict[str, float]:
+        """The page's languages with their shares of its letters, largest first: each line or
+        sentence of its first 20,000 characters votes for its own language, weighted by its
+        letters."""
         votes: Counter[str] = Counter()
-        for match in _LINE.finditer(text[:_PAGE_SAMPLE_CHARS]):
+        for match in _SEGMENT.finditer(text[:_PAGE_SAMPLE_CHARS]):
             letters = len(_LETTER.findall(match.group()))
             if letters < _MIN_LINE_LETTERS:
                 continue
@@ -87,25 +93,46 @@ class LanguageIdentifier:
                 votes[guesses[0][0]] += letters
         if not votes:
             best = self.guesses(text[:_PAGE_SAMPLE_CHARS], k=1)
-            return best[0][0] if best else None
-        return votes.most_common(1)[0][0]
+            return {best[0][0]: 1.0} if best else {}
+        total = sum(votes.values())
+        return {code: count / total for code, count in votes.most_common()}
 
-    def claim(self, claim: str, page: str | None) -> str | None:
-        """The claim's language, given the page's (see the module docstring)."""
+    def page(self, text: str) -> str | None:
+        """The page's main language (a page mixing languages gets its largest one)."""
+        return next(iter(self.shares(text)), None)
+
+    def claim(self, claim: str, page: dict[str, float], page_latin: bool = True) -> str | None:
+        """The claim's language, given the page's languages and their shares and whether the
+        page is written in the Latin alphabet (see the module docstring)."""
+        main = next(iter(page), None)
         guesses = self.guesses(claim)
         if not guesses:
-            return page
-        if page is not None and any(code == page and p >= _PAGE_PRIOR for code, p in guesses):
-            return page
+            return main
+        for language in (code for code, share in page.items() if share >= _PAGE_SHARE):
+            if any(code == language and p >= _PAGE_PRIOR for code, p in guesses):
+                return language
         code, probability = guesses[0]
-        if probability < _CLAIM_SURE and page is not None:
-            return page
+        # An unsure guess defers to the page, unless the claim is in another script than the
+        # page: Cyrillic is never English, however short the claim.
+        if probability < _CLAIM_SURE and main is not None and _latin(claim) == page_latin:
+            return main
         return code
 
     def pair(self, claim: str, page_text: str) -> Languages:
-        """The languages of ``claim`` and of the page whose text is ``page_text``."""
-        page = self.page(page_text)
-        return Languages(claim=self.claim(claim, page), page=page)
+        """The languages of ``claim`` and of the page whose text is ``page_text``, the page
+        read in the claim's language when enough of it is (see the module docstring)."""
+        shares = self.shares(page_text)
+        page = next(iter(shares), None)
+        language = self.claim(claim, shares, _latin(page_text[:_PAGE_SAMPLE_CHARS]))
+        if language is not None and shares.get(language, 0.0) >= _PAGE_SHARE:
+            page = language
+        return Languages(claim=language, page=page)
+
+
+def _latin(text: str) -> bool:
+    """Whether most of the text's letters are Latin (basic or extended)."""
+    letters = _LETTER.findall(text)
+    return sum(ord(ch) < 0x250 for ch in letters) * 2 >= len(letters)
 
 
 def language_name(code: str | None) -> str:
