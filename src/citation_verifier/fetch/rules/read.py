@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 from citation_verifier import extract
 from citation_verifier.fetch.base import FetchedPage, Fetcher, FetchFailed
@@ -28,6 +29,7 @@ from citation_verifier.workers import extraction_pool
 
 Finding = tuple[Label, str, str]
 """What settles a page: its label, reason and a readable detail."""
+T = TypeVar("T")
 PageCheck = Callable[[FetchedPage], Finding | None]
 TextCheck = Callable[[FetchedPage, str, str, str, Settings], Finding | None]
 # Error statuses a wall answers with: their body is read before the status settles the page.
@@ -171,21 +173,10 @@ class ReadPage:
     ) -> tuple[Wall | None, Wall | None]:
         """The wall in front of the page, and (``paywall_too``, when there is none) its
         paywall: read in the extraction pool (parsing a large page is no work for the loop)."""
-        settings = self._settings
         work = functools.partial(
-            find_walls, page, text, settings.wall_max_outside_chars, paywall_too
+            find_walls, page, text, self._settings.wall_max_outside_chars, paywall_too
         )
-        try:
-            return await extraction_pool(settings.extract_workers).run(
-                work, settings.extract_timeout_s, prepare=extract.load_libraries
-            )
-        except TimeoutError:
-            raise FetchFailed(
-                Reason.TIMEOUT,
-                f"reading the page took more than {settings.extract_timeout_s:g} s",
-                final_url=page.final_url,
-                render_may_help=False,
-            ) from None
+        return await self._in_pool(work, page, "reading the page")
 
     async def _extract(self, page: FetchedPage, kind: str) -> tuple[str, str, bool]:
         """The page's text, extracted in the bounded extraction pool within EXTRACT_TIMEOUT_S
@@ -199,6 +190,12 @@ class ReadPage:
             settings.readability_min_chars,
             pdf_max_pages=settings.pdf_max_pages,
         )
+        return await self._in_pool(work, page, "reading the page's text")
+
+    async def _in_pool(self, work: Callable[[], T], page: FetchedPage, what: str) -> T:
+        """``work`` in the bounded extraction pool within EXTRACT_TIMEOUT_S; past it, the
+        citation is a ``timeout`` saying ``what`` took too long."""
+        settings = self._settings
         try:
             return await extraction_pool(settings.extract_workers).run(
                 work, settings.extract_timeout_s, prepare=extract.load_libraries
@@ -206,7 +203,7 @@ class ReadPage:
         except TimeoutError:
             raise FetchFailed(
                 Reason.TIMEOUT,
-                f"reading the page's text took more than {settings.extract_timeout_s:g} s",
+                f"{what} took more than {settings.extract_timeout_s:g} s",
                 final_url=page.final_url,
                 render_may_help=False,
             ) from None
