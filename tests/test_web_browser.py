@@ -9,6 +9,7 @@ changed-since-cited.png is changed-since-cited.png)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -45,21 +46,28 @@ pytestmark = pytest.mark.skipif(
 )
 
 
-@pytest.fixture
-def browser(tmp_path: Path) -> Iterator[BrowserContext]:
-    """Headless Chromium with a fresh profile."""
+@contextmanager
+def chromium(profile: Path, width: int, height: int) -> Iterator[BrowserContext]:
+    """Headless Debian Chromium with a fresh profile and a ``width`` × ``height`` viewport."""
     with sync_playwright() as playwright:
         context = playwright.chromium.launch_persistent_context(
-            str(tmp_path / "profile"),
+            str(profile),
             executable_path=str(CHROMIUM),
             headless=True,
             args=CHROMIUM_ARGS,
-            viewport={"width": 1000, "height": 900},
+            viewport={"width": width, "height": height},
         )
         try:
             yield context
         finally:
             context.close()
+
+
+@pytest.fixture
+def browser(tmp_path: Path) -> Iterator[BrowserContext]:
+    """Headless Chromium with a fresh profile."""
+    with chromium(tmp_path / "profile", 1000, 900) as context:
+        yield context
 
 
 def _submit_with_keyboard(page: Page, claim: str, urls: list[str]) -> None:

@@ -18,9 +18,8 @@ from citation_verifier.retrieve import MiniLMEmbedder
 from citation_verifier.service.app import create_app
 from citation_verifier.service.server import BackgroundServer
 from citation_verifier.settings import Settings
+from test_web_browser import CHROMIUM, CHROMIUM_ARGS, chromium
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"]
 LONG_URL = (
     "https://www.example-research-institute.org/publications/2021/annual-report/"
     "climate-and-sea-level?section=coastal-flooding&format=full&lang=en"
@@ -34,18 +33,8 @@ pytestmark = pytest.mark.skipif(
 @pytest.fixture
 def phone(tmp_path: Path) -> Iterator[BrowserContext]:
     """Headless Chromium the size of a small phone (375 × 560)."""
-    with sync_playwright() as playwright:
-        context = playwright.chromium.launch_persistent_context(
-            str(tmp_path / "profile"),
-            executable_path=str(CHROMIUM),
-            headless=True,
-            args=ARGS,
-            viewport={"width": 375, "height": 560},
-        )
-        try:
-            yield context
-        finally:
-            context.close()
+    with chromium(tmp_path / "profile", 375, 560) as context:
+        yield context
 
 
 @pytest.fixture
@@ -145,7 +134,7 @@ def test_the_html_report_gives_the_url_column_a_readable_width(tmp_path: Path) -
     report = tmp_path / "report.html"
     report.write_text(html_report([row], summarize([row], invalid_lines=0)), encoding="utf-8")
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         try:
             page = browser.new_page(viewport={"width": 1000, "height": 800})
             page.goto(report.as_uri())
