@@ -16,6 +16,7 @@ claim's language is read in that language, since that is the part retrieval hand
 
 from __future__ import annotations
 
+import functools
 import re
 import threading
 from collections import Counter
@@ -33,7 +34,7 @@ _CLAIM_SURE = 0.8
 # A page with at least this share of its letters in the claim's language is read in it.
 _PAGE_SHARE = 0.2
 _PAGE_SAMPLE_CHARS = 20_000
-_MIN_LINE_LETTERS = 12
+_MIN_SEGMENT_LETTERS = 12
 
 
 @dataclass(frozen=True)
@@ -61,6 +62,8 @@ class LanguageIdentifier:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._detector: Any = None
+        # A batch judges many claims on one page: its languages are read once.
+        self._page_reading = functools.lru_cache(maxsize=64)(self._read_page)
 
     def _load(self) -> Any:
         with self._lock:
@@ -83,19 +86,23 @@ class LanguageIdentifier:
         """The page's languages with their shares of its letters, largest first: each line or
         sentence of its first 20,000 characters votes for its own language, weighted by its
         letters."""
+        return dict(self._page_reading(text[:_PAGE_SAMPLE_CHARS])[0])
+
+    def _read_page(self, sample: str) -> tuple[tuple[tuple[str, float], ...], bool]:
+        """The sample's language shares (see :meth:`shares`) and whether it is mostly Latin."""
         votes: Counter[str] = Counter()
-        for match in _SEGMENT.finditer(text[:_PAGE_SAMPLE_CHARS]):
+        for match in _SEGMENT.finditer(sample):
             letters = len(_LETTER.findall(match.group()))
-            if letters < _MIN_LINE_LETTERS:
+            if letters < _MIN_SEGMENT_LETTERS:
                 continue
             guesses = self.guesses(match.group(), k=1)
             if guesses:
                 votes[guesses[0][0]] += letters
         if not votes:
-            best = self.guesses(text[:_PAGE_SAMPLE_CHARS], k=1)
-            return {best[0][0]: 1.0} if best else {}
+            best = self.guesses(sample, k=1)
+            return ((best[0][0], 1.0),) if best else (), _latin(sample)
         total = sum(votes.values())
-        return {code: count / total for code, count in votes.most_common()}
+        return tuple((code, n / total) for code, n in votes.most_common()), _latin(sample)
 
     def page(self, text: str) -> str | None:
         """The page's main language (a page mixing languages gets its largest one)."""
@@ -121,9 +128,10 @@ class LanguageIdentifier:
     def pair(self, claim: str, page_text: str) -> Languages:
         """The languages of ``claim`` and of the page whose text is ``page_text``, the page
         read in the claim's language when enough of it is (see the module docstring)."""
-        shares = self.shares(page_text)
+        reading, latin = self._page_reading(page_text[:_PAGE_SAMPLE_CHARS])
+        shares = dict(reading)
         page = next(iter(shares), None)
-        language = self.claim(claim, shares, _latin(page_text[:_PAGE_SAMPLE_CHARS]))
+        language = self.claim(claim, shares, latin)
         if language is not None and shares.get(language, 0.0) >= _PAGE_SHARE:
             page = language
         return Languages(claim=language, page=page)

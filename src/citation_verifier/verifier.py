@@ -349,15 +349,14 @@ class Verifier:
         return verdict.model_copy(update=update), shown
 
     async def _retrieve(
-        self, claim: str, document: Document, languages: Languages | None = None
+        self, claim: str, document: Document, languages: Languages
     ) -> list[Passage]:
         """The passages the judge reads: the page's ``top_k`` for the claim, or for a long claim
         every part's ``top_k`` (the judge then reads each part on its own, judge/parts.py).
         A pair not in English is ranked lexically: the embedding model reads English only."""
         settings = self.settings
-        english = languages is None or languages.english
-        embedder = self.embedder if english else TermsEmbedder()
-        retrieval = settings.retrieval if english else "lexical"
+        embedder = self.embedder if languages.english else TermsEmbedder()
+        retrieval = settings.retrieval if languages.english else "lexical"
 
         def retrieve() -> list[Passage]:
             # Splitting a long page takes a while too: off the event loop with the ranking.

@@ -292,7 +292,7 @@ def build_router(settings: Settings, embedder: Embedder) -> LanguageRouter:
     hint = (
         _LLM_HINT
         if settings.language_judge in ("auto", "local")
-        else ("set LANGUAGE_JUDGE=auto (the embedded LLM) or an API judge")
+        else "set LANGUAGE_JUDGE=auto (the embedded LLM) or an API judge"
     )
     return LanguageRouter(routes, hint)
 

@@ -99,13 +99,6 @@ class LanguageRouter:
         routes = [Route(wrap(r.judge), r.reads, r.across) for r in self.routes]
         return LanguageRouter(routes, self.hint)
 
-    def describe(self) -> str:
-        """One line for the start of a run: which judge reads which language."""
-        readers = "; ".join(r.describe() for r in self.routes)
-        covered = any(r.reads is None for r in self.routes)
-        rest = "" if covered else "; other languages: unsupported_language (not judged)"
-        return f"languages: {readers}{rest}"
-
 
 def only(judge: Judge) -> LanguageRouter:
     """A router with one judge that reads any language (a judge given by the caller)."""
