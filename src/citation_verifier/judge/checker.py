@@ -43,12 +43,18 @@ RULE_CONFIDENCE = 0.9
 EXACT_RULES = (
     "verbatim",
     "number_conflict",
+    "antonym",
+    "other_name",
+    "other_rank",
+    "goes_on",
     "number_missing",
     "polarity",
     "roles",
+    "swapped",
+    "added_fact",
+    "certainty",
 )
 """The exact checks, in the order they are tried (``exact_checks``)."""
-"""Confidence of a verdict an exact check decided (at least; the model's when it agrees more)."""
 
 
 @dataclass(frozen=True)
@@ -225,15 +231,22 @@ class CheckerJudge:
         if "verbatim" in rules and (verbatim := checks.verbatim()) is not None:
             return verbatim
         conflict = checks.number_conflict() if "number_conflict" in rules else None
+        changed = checks.one_change()
+        changed = changed if changed is not None and changed.rule in rules else None
         if label != Label.SUPPORTED:
-            return conflict
+            return conflict or changed
         assert quote is not None
         if conflict is not None and not checks.states_values(quote):
             return conflict
+        if changed is not None:
+            return changed
         for rule, check in (
             ("number_missing", checks.number_missing),
             ("polarity", lambda: checks.polarity(quote)),
             ("roles", lambda: checks.roles(quote)),
+            ("swapped", checks.swapped),
+            ("added_fact", checks.added_fact),
+            ("certainty", checks.certainty),
         ):
             if rule in rules and (finding := check()) is not None:
                 return finding

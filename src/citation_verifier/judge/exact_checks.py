@@ -17,16 +17,38 @@ claim with the page's sentence that states its content words (the *aligned* sent
 - ``verbatim``: the claim is, word for word, a sentence of the passages (or that sentence with
   nothing but a lead-in) → supported with that sentence.
 
+And where the claim is a sentence of the page with a few words changed (the *near copy*, read
+by :mod:`citation_verifier.judge.sentence_diff`):
+
+- ``antonym``: its one change is a word for its opposite (WordNet's antonyms, and the
+  prepositions "before"/"after", "above"/"below": "fell" against "rose") → contradicted, that
+  sentence as the quote;
+- ``other_name``: its one change is a name for one the page never mentions ("born in Lyon"
+  against "born in Paris") → contradicted;
+- ``other_rank``: its one change is the rank before a superlative ("the largest" against "the
+  second largest") → contradicted;
+- ``goes_on``: it says a state goes on where the sentence says it ended ("is still the mayor"
+  against "was the mayor until 2008") → contradicted;
+- ``swapped``: a supported claim in which two of the sentence's words or names trade places
+  ("Jones defeated Smith" against "Smith defeated Jones"; not around an "and") → not_found;
+- ``added_fact``: a supported claim that is the sentence plus words, most of whose content the
+  page never states ("… and studied law in Oslo") → not_found;
+- ``certainty``: a supported claim that states as fact what the sentence states as possible,
+  planned or linked ("prevents" against "may be linked to a lower risk of") → not_found.
+
 Values are compared after normalisation (:mod:`citation_verifier.quantities`). How often each
 rule fires on dev rows, and its confusion when it does: docs/CHECKER_MODEL.md.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from citation_verifier.judge import sentence_diff
+from citation_verifier.judge.sentence_diff import Alignment
 from citation_verifier.models import Label
 from citation_verifier.quantities import Quantity, quantities, values
 from citation_verifier.terms import Terms, analyse, content_sequence, coverage
@@ -52,6 +74,14 @@ NEGATION_SCOPE = 4
 # Aligned: the sentence holds at least this share of the claim's content words.
 ALIGNED = 0.6
 POLARITY_ALIGNED = 0.75
+# A near copy: the sentence shares at least this share of the claim's content words.
+NEAR_COPY_ALIGNED = 0.4
+# ... and repeats at least this share of the claim's words, in order.
+NEAR_COPY_SHARED = 0.6
+# The plain statement that replaces a hedge is at most this many words ("reduces").
+CERTAIN_WORDS = 3
+# An added fact is new when fewer than this share of its content words are on the page.
+ADDED_ON_PAGE = 0.5
 
 
 @dataclass(frozen=True)
@@ -190,6 +220,93 @@ class ExactChecks:
         self.quantities = single_values(claim)
         self.sentences = list(sentences)
         self._all_values = values([q for s in sentences for q in quantities(s.text)])
+        self._page_text = " ".join(s.text for s in self.sentences)
+
+    @functools.cached_property
+    def near_copy(self) -> tuple[Sentence, Alignment] | None:
+        """The sentence the claim repeats most words of, in order, and the claim's changes
+        against it (None when no sentence shares enough of the claim)."""
+        best: tuple[Sentence, Alignment] | None = None
+        for sentence in self.aligned(NEAR_COPY_ALIGNED):
+            alignment = sentence_diff.align(self.claim, sentence.text)
+            if best is None or alignment.shared > best[1].shared:
+                best = (sentence, alignment)
+        return best
+
+    def one_change(self) -> Finding | None:
+        """A near copy whose one change swaps a word for its opposite, a name for one the page
+        never mentions, or the rank before a superlative; or that says a state goes on where
+        the sentence says it ended."""
+        found = self.near_copy
+        if found is None:
+            return None
+        sentence, alignment = found
+        changes = sentence_diff.significant(alignment.changes, self._page_text)
+        if alignment.shared < NEAR_COPY_SHARED * alignment.claim_words:
+            return None
+        if sentence_diff.goes_on(changes):
+            return Finding("goes_on", Label.CONTRADICTED, sentence)
+        if len(changes) != 1:
+            return None
+        for rule, test in (
+            ("antonym", sentence_diff.antonym),
+            ("other_name", lambda c: sentence_diff.other_name(c, self._page_text)),
+            ("other_rank", sentence_diff.other_rank),
+        ):
+            if test(changes[0]):
+                return Finding(rule, Label.CONTRADICTED, sentence)
+        return None
+
+    def swapped(self) -> Finding | None:
+        """A near copy with two of its words or names trading places."""
+        found = self.near_copy
+        if found is None:
+            return None
+        if sentence_diff.swapped(self.claim, found[0].text):
+            return Finding("swapped", Label.NOT_FOUND, None)
+        return None
+
+    def added_fact(self) -> Finding | None:
+        """The claim is a sentence of the page, every word in order, plus words after its start
+        that state something the page does not (most of their content words are nowhere on
+        it)."""
+        found = self.near_copy
+        if found is None:
+            return None
+        alignment = found[1]
+        if alignment.shared < alignment.page_words or not alignment.changes:
+            return None
+        # A lead-in ("According to the report,", "Studies show that") adds no fact.
+        added = content_sequence(
+            " ".join(w for c in alignment.changes if c.before for w in c.claim)
+        )
+        if len(added) < 2:
+            return None
+        on_page = set(content_sequence(self._page_text))
+        if sum(w in on_page for w in added) < ADDED_ON_PAGE * len(added):
+            return Finding("added_fact", Label.NOT_FOUND, None)
+        return None
+
+    def certainty(self) -> Finding | None:
+        """The claim is the sentence with its hedge, plan or future replaced by a plain
+        statement ("reduces" for "might reduce"): every change that may alter what is stated is
+        such a replacement, of at most ``CERTAIN_WORDS`` words, or a hedging lead-in left out;
+        and the claim hedges nowhere."""
+        found = self.near_copy
+        if found is None or sentence_diff.hedged(sentence_diff.words(self.claim)):
+            return None
+        sentence, alignment = found
+        if alignment.shared < NEAR_COPY_SHARED * alignment.claim_words:
+            return None
+        changes = sentence_diff.significant(alignment.changes, self._page_text)
+        if changes and all(
+            sentence_diff.uncertain(c.page)
+            and len(c.claim) <= CERTAIN_WORDS
+            and (c.claim or not c.before)  # or a hedging lead-in left out: "Studies suggest"
+            for c in changes
+        ):
+            return Finding("certainty", Label.NOT_FOUND, sentence)
+        return None
 
     def aligned(self, threshold: float = ALIGNED) -> list[Sentence]:
         """Sentences holding at least ``threshold`` of the claim's content words, best first

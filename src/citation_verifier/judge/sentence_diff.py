@@ -1,0 +1,261 @@
+"""What a claim changed in the page's sentence it nearly repeats.
+
+A claim made from a page's sentence and then edited keeps most of its words in order; the
+words it changed say what the claim asserts that the sentence does not. The changes are read
+off a word alignment (``difflib``) of the claim against the sentence; articles are ignored,
+every other word counts (a "not" is a change)."""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from citation_verifier.antonyms import opposite
+
+_WORD = re.compile(r"[^\W_]+(?:['’.][^\W_]+)*", re.UNICODE)
+_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
+_ARTICLES = frozenset({"a", "an", "the"})
+# Words that make a statement possible or reported rather than a fact, and words that make it
+# a plan or a future. A claim that holds the first kind hedges too; "will" in a claim does not.
+_HEDGES = frozenset(
+    {
+        "may",
+        "might",
+        "could",
+        "would",
+        "should",
+        "likely",
+        "unlikely",
+        "possibly",
+        "probably",
+        "perhaps",
+        "potentially",
+        "suggest",
+        "suggests",
+        "suggested",
+        "linked",
+        "associated",
+    }
+)
+_PLANS = frozenset(
+    {
+        "will",
+        "shall",
+        "plan",
+        "plans",
+        "planned",
+        "planning",
+        "expected",
+        "expects",
+        "proposed",
+        "proposes",
+        "intend",
+        "intends",
+        "aims",
+        "hopes",
+        "scheduled",
+    }
+)
+_NEGATIONS = frozenset({"not", "no", "never", "none", "nor", "neither", "cannot", "without"})
+_ORDINALS = frozenset(
+    {
+        "second",
+        "third",
+        "fourth",
+        "fifth",
+        "sixth",
+        "seventh",
+        "eighth",
+        "ninth",
+        "tenth",
+        "2nd",
+        "3rd",
+        "4th",
+        "5th",
+        "6th",
+        "7th",
+        "8th",
+        "9th",
+        "10th",
+    }
+)
+# Quantifiers are ordered, not opposite: "all" entails "some" (WordNet lists them as antonyms).
+_QUANTIFIERS = frozenset(
+    {"all", "some", "none", "no", "any", "every", "each", "many", "few", "most", "much", "little"}
+)
+# Prepositions of time and place: a closed class WordNet leaves out.
+_OPPOSITE_PREPOSITIONS = frozenset(
+    {("before", "after"), ("above", "below"), ("over", "under"), ("inside", "outside")}
+)
+# A claim that a state goes on where the sentence says it ended ("is still the mayor" against
+# "was the mayor until 2008").
+_GOES_ON = frozenset({"still", "currently", "today", "now", "remains", "remain", "continues"})
+_ENDED = frozenset({"until", "till", "former", "formerly", "previously", "ex"})
+# Words around which two names may trade places without a change of meaning.
+_SYMMETRIC = frozenset({"and", "or", "nor", "&"})
+_SUPERLATIVE = re.compile(r"^(?:\w+est|most|least|best|worst)$")
+
+
+@dataclass(frozen=True)
+class Change:
+    """One difference: the claim's words where the sentence has ``page``'s (either may be
+    empty), as written."""
+
+    claim: tuple[str, ...]
+    page: tuple[str, ...]
+    before: str
+    """The word both share just before the change (lower case; "" at the start)."""
+    after: str
+    """The word both share just after it (lower case; "" at the end)."""
+
+
+@dataclass(frozen=True)
+class Alignment:
+    """The claim against one sentence: the changes and how many words the two share."""
+
+    changes: tuple[Change, ...]
+    shared: int
+    claim_words: int
+    page_words: int
+
+
+def words(text: str) -> list[str]:
+    """The text's words as written; a number's thousands separators dropped."""
+    return _WORD.findall(_THOUSANDS.sub("", text))
+
+
+def align(claim: str, sentence: str) -> Alignment:
+    """The claim's changes against ``sentence``, articles ignored."""
+    mine = [w for w in words(claim) if w.lower() not in _ARTICLES]
+    theirs = [w for w in words(sentence) if w.lower() not in _ARTICLES]
+    lower_mine, lower_theirs = [w.lower() for w in mine], [w.lower() for w in theirs]
+    matcher = difflib.SequenceMatcher(None, lower_theirs, lower_mine, autojunk=False)
+    changes = []
+    shared = 0
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        if op == "equal":
+            shared += i2 - i1
+            continue
+        changes.append(
+            Change(
+                claim=tuple(mine[j1:j2]),
+                page=tuple(theirs[i1:i2]),
+                before=lower_theirs[i1 - 1] if i1 else "",
+                after=lower_theirs[i2] if i2 < len(theirs) else "",
+            )
+        )
+    return Alignment(tuple(changes), shared, len(mine), len(theirs))
+
+
+def _on_page(span: Sequence[str], page_text: str) -> bool:
+    """The words are on the page in this order (articles between them, as ``align`` drops)."""
+    gap = r"\W+(?:(?:a|an|the)\W+)?"
+    return re.search(rf"\b{gap.join(map(re.escape, span))}\b", page_text, re.I) is not None
+
+
+def _marked(span: Sequence[str]) -> bool:
+    """The words hold a negation, a rank, a hedge or a plan (what a change may not hide)."""
+    lower = {w.lower() for w in span}
+    return bool(
+        lower & (_NEGATIONS | _ORDINALS | _HEDGES | _PLANS) or any(w.endswith("n't") for w in lower)
+    )
+
+
+def significant(changes: Sequence[Change], page_text: str) -> list[Change]:
+    """The changes that may alter what is stated: not words of the sentence the claim leaves
+    out, nor words the claim adds that the page states (a claim that runs on into the next
+    sentence); a negation, rank, hedge or plan always counts."""
+    return [
+        c
+        for c in changes
+        if _marked(c.claim + c.page)
+        or (c.claim and c.page)
+        or (c.claim and not _on_page(c.claim, page_text))
+    ]
+
+
+def _is_name(span: Sequence[str]) -> bool:
+    return 0 < len(span) <= 3 and all(w[:1].isupper() and w[1:].islower() for w in span)
+
+
+def antonym(change: Change) -> bool:
+    """One word swapped for its opposite ("fell" where the page says "rose")."""
+    if len(change.claim) != 1 or len(change.page) != 1:
+        return False
+    mine, theirs = change.claim[0].lower(), change.page[0].lower()
+    if {mine, theirs} & _QUANTIFIERS:
+        return False
+    return (
+        (mine, theirs) in _OPPOSITE_PREPOSITIONS
+        or (theirs, mine) in _OPPOSITE_PREPOSITIONS
+        or (opposite(mine, theirs))
+    )
+
+
+def other_name(change: Change, page_text: str) -> bool:
+    """A name swapped for one the page never mentions ("born in Lyon" where the page says
+    "born in Paris"). Not the first word: any word is capitalised there."""
+    return (
+        bool(change.before)
+        and _is_name(change.claim)
+        and _is_name(change.page)
+        and not _on_page(change.claim, page_text)
+    )
+
+
+def other_rank(change: Change) -> bool:
+    """A rank before a superlative added, dropped or changed ("the largest" where the page says
+    "the second largest")."""
+    ranks = [w.lower() for w in (*change.claim, *change.page)]
+    return (
+        len(change.claim) <= 1
+        and len(change.page) <= 1
+        and all(w in _ORDINALS for w in ranks)
+        and bool(_SUPERLATIVE.match(change.after))
+    )
+
+
+def uncertain(span: Sequence[str]) -> bool:
+    """The words hold a hedge, a plan or a future ("may", "plans to", "will", "linked")."""
+    return any(w.lower() in _HEDGES | _PLANS for w in span)
+
+
+def hedged(span: Sequence[str]) -> bool:
+    """The words hold a hedge ("may", "could", "linked"; not "will")."""
+    return any(w.lower() in _HEDGES for w in span)
+
+
+def goes_on(changes: Sequence[Change]) -> bool:
+    """The claim says a state goes on ("still", "today") where the sentence says it ended
+    ("until 2008", "former")."""
+    claimed = {w.lower() for c in changes for w in c.claim}
+    stated = {w.lower() for c in changes for w in c.page}
+    return bool(claimed & _GOES_ON and stated & _ENDED)
+
+
+def _roles(text: str) -> list[str]:
+    """Lower-case words, articles dropped, a name of several words as one ("david okafor")."""
+    out: list[str] = []
+    for word in words(text):
+        if out and word[:1].isupper() and out[-1][:1].isupper():
+            out[-1] += " " + word
+        elif word.lower() not in _ARTICLES:
+            out.append(word)
+    return [w.lower() for w in out]
+
+
+def swapped(claim: str, sentence: str) -> bool:
+    """The claim is the sentence with two of its words or names trading places ("Jones
+    defeated Smith" against "Smith defeated Jones"), not around an "and" ("Jones and Smith
+    won")."""
+    mine, theirs = _roles(claim), _roles(sentence)
+    if mine == theirs or sorted(mine) != sorted(theirs):
+        return False
+    differ = [i for i, (a, b) in enumerate(zip(mine, theirs, strict=True)) if a != b]
+    if len(differ) != 2:
+        return False
+    i, j = differ
+    between = set(theirs[i + 1 : j])
+    return mine[i] == theirs[j] and mine[j] == theirs[i] and not between <= _SYMMETRIC
