@@ -85,6 +85,13 @@ def test_a_capitalised_first_word_is_no_name() -> None:
     assert checks("Roughly 8,760 people attended the march in Turku.", page).one_change() is None
 
 
+def test_a_name_after_an_opening_article_is_still_a_name() -> None:
+    page = "The International Cycling Union praised the riders in Turku."
+    claim = "The Northern Cycling Union praised the riders in Turku."
+    finding = checks(claim, page).one_change()
+    assert finding is not None and finding.rule == "other_name"
+
+
 def test_a_name_the_page_mentions_elsewhere_is_left_to_the_model() -> None:
     assert checks("Aino Virtanen was born in Tampere.").one_change() is None
 

@@ -74,12 +74,15 @@ NEGATION_SCOPE = 4
 # Aligned: the sentence holds at least this share of the claim's content words.
 ALIGNED = 0.6
 POLARITY_ALIGNED = 0.75
-# A near copy: the sentence shares at least this share of the claim's content words.
-NEAR_COPY_ALIGNED = 0.4
+# A near copy: the sentence shares at least this share of the claim's content words (a claim
+# that adds a fact to a sentence may be twice its length) ...
+NEAR_COPY_ALIGNED = 0.25
 # ... and repeats at least this share of the claim's words, in order.
 NEAR_COPY_SHARED = 0.6
 # The plain statement that replaces a hedge is at most this many words ("reduces").
 CERTAIN_WORDS = 3
+# ... of a sentence of at least this many words (not "It is small.") ...
+ADDED_TO_WORDS = 5
 # An added fact is new when fewer than this share of its content words are on the page.
 ADDED_ON_PAGE = 0.5
 
@@ -274,7 +277,11 @@ class ExactChecks:
         if found is None:
             return None
         alignment = found[1]
-        if alignment.shared < alignment.page_words or not alignment.changes:
+        if (
+            alignment.shared < alignment.page_words
+            or alignment.page_words < ADDED_TO_WORDS
+            or not alignment.changes
+        ):
             return None
         # A lead-in ("According to the report,", "Studies show that") adds no fact.
         added = content_sequence(

@@ -109,6 +109,9 @@ class Change:
     """The word both share just before the change (lower case; "" at the start)."""
     after: str
     """The word both share just after it (lower case; "" at the end)."""
+    first: bool = False
+    """The change holds the first word of the claim or of the sentence (capitalised there
+    whatever it is)."""
 
 
 @dataclass(frozen=True)
@@ -128,8 +131,11 @@ def words(text: str) -> list[str]:
 
 def align(claim: str, sentence: str) -> Alignment:
     """The claim's changes against ``sentence``, articles ignored."""
-    mine = [w for w in words(claim) if w.lower() not in _ARTICLES]
-    theirs = [w for w in words(sentence) if w.lower() not in _ARTICLES]
+    all_mine, all_theirs = words(claim), words(sentence)
+    mine = [w for w in all_mine if w.lower() not in _ARTICLES]
+    theirs = [w for w in all_theirs if w.lower() not in _ARTICLES]
+    opens_mine = bool(all_mine) and all_mine[0].lower() not in _ARTICLES
+    opens_theirs = bool(all_theirs) and all_theirs[0].lower() not in _ARTICLES
     lower_mine, lower_theirs = [w.lower() for w in mine], [w.lower() for w in theirs]
     matcher = difflib.SequenceMatcher(None, lower_theirs, lower_mine, autojunk=False)
     changes = []
@@ -144,6 +150,7 @@ def align(claim: str, sentence: str) -> Alignment:
                 page=tuple(theirs[i1:i2]),
                 before=lower_theirs[i1 - 1] if i1 else "",
                 after=lower_theirs[i2] if i2 < len(theirs) else "",
+                first=(i1 == 0 and i2 > 0 and opens_theirs) or (j1 == 0 and j2 > 0 and opens_mine),
             )
         )
     return Alignment(tuple(changes), shared, len(mine), len(theirs))
@@ -198,7 +205,7 @@ def other_name(change: Change, page_text: str) -> bool:
     """A name swapped for one the page never mentions ("born in Lyon" where the page says
     "born in Paris"). Not the first word: any word is capitalised there."""
     return (
-        bool(change.before)
+        not change.first
         and _is_name(change.claim)
         and _is_name(change.page)
         and not _on_page(change.claim, page_text)
