@@ -139,16 +139,10 @@ def test_eval_suite_behaviour_scores_the_checker_per_category(tmp_path: Path) ->
         assert scores["pass_rate"] >= PASS_RATE[category], (category, payload["failures"])
 
 
-# What the shipped checker must keep passing on the fast subset (docs/BEHAVIOUR.md): 0.9
-# where it meets the target, else no lower than today.
-PASS_RATE = dict.fromkeys(CATEGORIES, 0.9) | {
-    "antonyms": 0.2,
-    "numbers": 0.7,
-    "roles": 0.4,
-    "hedges": 0.5,
-    "tense": 0.25,
-    "comparatives": 0.6,
-}
+# What the shipped checker must keep passing on the fast subset (docs/BEHAVIOUR.md): 0.9 in
+# every category, as on the measured half; the subset's eight hedges cases include one edit of
+# a real sentence the rules leave to the model (7 of 8).
+PASS_RATE = dict.fromkeys(CATEGORIES, 0.9) | {"hedges": 0.85}
 
 
 def test_eval_refuses_files_and_a_suite_together(tmp_path: Path) -> None:
