@@ -7,7 +7,10 @@ checked three ways against the page:
 
 - the sentence verbatim: should be supported;
 - one of its numbers changed (pages with a number in it): should not be supported;
-- "not" added after its first auxiliary verb: should not be supported.
+- "not" added after its first auxiliary verb: should not be supported;
+- one word swapped for its opposite ("increased" → "decreased"; the suite's edit list, not the
+  checker's lexicon), one name swapped for a name from another page, or another page's sentence
+  joined to it with ", and": should not be supported.
 
 Every quote is also checked to be the page's own text: found in the page's visible text (after
 the guard's whitespace and quote normalisation) and free of Markdown markers and HTML tags.
@@ -28,7 +31,14 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from citation_verifier.behaviour.edits import change_number, negate, sentences
+from citation_verifier.behaviour.edits import (
+    change_number,
+    names,
+    negate,
+    sentences,
+    swap_antonym,
+    swap_entity,
+)
 from citation_verifier.demo.loopback import LoopbackSite, Page
 from citation_verifier.extract import decode_body, html_to_full_text
 from citation_verifier.models import Label
@@ -65,12 +75,21 @@ def load_pages(limit: int, seed: int) -> list[tuple[str, str, str]]:
     return out[:limit]
 
 
+def joined(sentence: str, other: str) -> str:
+    """Another page's sentence joined to this one: the claim states more than the page."""
+    return f"{sentence.rstrip('.!?')}, and {other[0].lower()}{other[1:]}"
+
+
 async def main_async(limit: int, seed: int) -> None:
     pages = load_pages(limit, seed)
     rng = random.Random(seed)
     site = LoopbackSite({f"/{i}": Page(html) for i, (_, html, _) in enumerate(pages)}).start()
     settings = Settings(allow_private_urls=True, judge_provider="checker", audit_enabled=False)
-    results: dict[str, Counter[str]] = {k: Counter() for k in ("verbatim", "number", "negated")}
+    kinds = ("verbatim", "number", "negated", "antonym", "entity", "added")
+    results: dict[str, Counter[str]] = {k: Counter() for k in kinds}
+    more = random.Random(f"{seed}:more")  # the later edits' draws leave the first three's alone
+    others = [sentence for _, _, sentence in pages]
+    all_names = sorted({n for sentence in others for n in names(sentence)})
     bad_quotes: list[str] = []
     quotes = 0
     seconds: list[float] = []
@@ -82,6 +101,9 @@ async def main_async(limit: int, seed: int) -> None:
                     "verbatim": sentence,
                     "number": change_number(sentence, sentence, rng),
                     "negated": negate(sentence),
+                    "antonym": swap_antonym(sentence),
+                    "entity": swap_entity(sentence, all_names, more),
+                    "added": joined(sentence, others[(i + 1) % len(others)]),
                 }
                 for kind, claim in claims.items():
                     if claim is None:

@@ -74,17 +74,17 @@ NEGATION_SCOPE = 4
 # Aligned: the sentence holds at least this share of the claim's content words.
 ALIGNED = 0.6
 POLARITY_ALIGNED = 0.75
-# A near copy: the sentence shares at least this share of the claim's content words (a claim
+# A near copy: the sentence holds at least this share of the claim's content words (a claim
 # that adds a fact to a sentence may be twice its length) ...
 NEAR_COPY_ALIGNED = 0.25
-# ... and repeats at least this share of the claim's words, in order.
+# ... and, for a changed word, name, rank or hedge, repeats this share of its words in order.
 NEAR_COPY_SHARED = 0.6
+# A fact is added to a sentence of at least this many words (not to "It is small.") ...
+ADDED_TO_WORDS = 5
+# ... when fewer than this share of the added content words are on the page.
+ADDED_ON_PAGE = 0.5
 # The plain statement that replaces a hedge is at most this many words ("reduces").
 CERTAIN_WORDS = 3
-# ... of a sentence of at least this many words (not "It is small.") ...
-ADDED_TO_WORDS = 5
-# An added fact is new when fewer than this share of its content words are on the page.
-ADDED_ON_PAGE = 0.5
 
 
 @dataclass(frozen=True)
@@ -244,9 +244,9 @@ class ExactChecks:
         if found is None:
             return None
         sentence, alignment = found
-        changes = sentence_diff.significant(alignment.changes, self._page_text)
         if alignment.shared < NEAR_COPY_SHARED * alignment.claim_words:
             return None
+        changes = sentence_diff.significant(alignment.changes, self._page_text)
         if sentence_diff.goes_on(changes):
             return Finding("goes_on", Label.CONTRADICTED, sentence)
         if len(changes) != 1:

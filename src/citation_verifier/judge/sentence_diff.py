@@ -87,8 +87,8 @@ _QUANTIFIERS = frozenset(
 )
 # Prepositions of time and place: a closed class WordNet leaves out.
 _OPPOSITE_PREPOSITIONS = frozenset(
-    {("before", "after"), ("above", "below"), ("over", "under"), ("inside", "outside")}
-)
+    {("after", "before"), ("above", "below"), ("over", "under"), ("inside", "outside")}
+)  # each pair in sorted order
 # A claim that a state goes on where the sentence says it ended ("is still the mayor" against
 # "was the mayor until 2008").
 _GOES_ON = frozenset({"still", "currently", "today", "now", "remains", "remain", "continues"})
@@ -109,7 +109,7 @@ class Change:
     """The word both share just before the change (lower case; "" at the start)."""
     after: str
     """The word both share just after it (lower case; "" at the end)."""
-    first: bool = False
+    first: bool
     """The change holds the first word of the claim or of the sentence (capitalised there
     whatever it is)."""
 
@@ -194,11 +194,8 @@ def antonym(change: Change) -> bool:
     mine, theirs = change.claim[0].lower(), change.page[0].lower()
     if {mine, theirs} & _QUANTIFIERS:
         return False
-    return (
-        (mine, theirs) in _OPPOSITE_PREPOSITIONS
-        or (theirs, mine) in _OPPOSITE_PREPOSITIONS
-        or (opposite(mine, theirs))
-    )
+    pair = tuple(sorted((mine, theirs)))
+    return pair in _OPPOSITE_PREPOSITIONS or opposite(mine, theirs)
 
 
 def other_name(change: Change, page_text: str) -> bool:
