@@ -140,6 +140,33 @@ def test_two_words_trading_places_are_not_support(
     assert (finding is not None and finding.label == Label.NOT_FOUND) is expected
 
 
+@pytest.mark.parametrize(
+    ("claim", "expected"),
+    [
+        ("Most of the orchards in Turku survived the storm.", Label.CONTRADICTED),
+        ("None of the orchards in Turku survived the storm.", Label.CONTRADICTED),
+        ("All of the bridges in Turku were inspected.", Label.NOT_FOUND),
+        ("Some of the bridges in Turku were inspected.", None),
+    ],
+)
+def test_a_quantifier_the_sentences_does_not_entail_is_not_support(
+    claim: str, expected: Label | None
+) -> None:
+    page = "Few of the orchards in Turku survived the storm. Many of the bridges in Turku were inspected."
+    finding = checks(claim, page).one_change()
+    assert (finding.label if finding else None) == expected
+    assert finding is None or finding.rule == "quantifier"
+
+
+def test_refusing_or_rejecting_is_a_negation() -> None:
+    page = "Aino Virtanen refused to sign the agreement with Northwind."
+    assert checks("Aino Virtanen signed the agreement with Northwind.", page).polarity(page)
+    assert (
+        checks("Aino Virtanen did not sign the agreement with Northwind.", page).polarity(page)
+        is None
+    )
+
+
 def test_a_sentence_plus_a_fact_the_page_never_states_is_not_found() -> None:
     finding = checks("Aino Virtanen was born in Turku and studied law in Vienna.").added_fact()
     assert finding is not None and finding.label == Label.NOT_FOUND

@@ -46,6 +46,7 @@ EXACT_RULES = (
     "antonym",
     "other_name",
     "other_rank",
+    "quantifier",
     "goes_on",
     "number_missing",
     "polarity",

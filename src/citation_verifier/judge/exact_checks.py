@@ -27,6 +27,9 @@ by :mod:`citation_verifier.judge.sentence_diff`):
   against "born in Paris") → contradicted;
 - ``other_rank``: its one change is the rank before a superlative ("the largest" against "the
   second largest") → contradicted;
+- ``quantifier``: its one change is a quantifier the sentence's does not entail ("most"
+  against "few" → contradicted; "all" against "some" → not_found; "some" against "all" is
+  entailed and left alone);
 - ``goes_on``: it says a state goes on where the sentence says it ended ("is still the mayor"
   against "was the mayor until 2008") → contradicted;
 - ``swapped``: a supported claim in which two of the sentence's words or names trade places
@@ -58,9 +61,24 @@ _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
 _NEGATIVE = re.compile(
     r"\b(?:not|no|never|none|nobody|nothing|neither|nor|cannot|without|"
     r"\w+n['’]t|fail(?:s|ed)?\s+to|den(?:y|ies|ied)|ruled?\s+out|refut(?:e|es|ed)|"
+    r"refus(?:e|es|ed)\s+to|declin(?:e|es|ed)\s+to|reject(?:s|ed)?|dismiss(?:es|ed)?|"
     r"disprov(?:e|es|ed)|lack(?:s|ed)?|absence\s+of|unable\s+to)\b",
     re.I,
 )
+# The same in the other languages whose negation is a word of its own (Czech and Swahili
+# negate mostly by a verb prefix, Japanese and Chinese within words: not read here).
+_NEGATIVE_BY_LANGUAGE = {
+    "en": _NEGATIVE,
+    "ru": re.compile(r"\b(?:не|нет|ни|никогда|никто|ничего|нигде|без|отсутству\w*)\b", re.I),
+    "de": re.compile(
+        r"\b(?:nicht|kein|keine|keinen|keinem|keiner|keines|nie|niemals|nichts|niemand|ohne)\b",
+        re.I,
+    ),
+    "es": re.compile(
+        r"\b(?:no|nunca|jamás|nadie|nada|ningún|ninguno|ninguna|sin|tampoco|ni)\b", re.I
+    ),
+    "id": re.compile(r"\b(?:tidak|bukan|belum|tanpa|tak|tiada)\b", re.I),
+}
 _PASSIVE = re.compile(r"\bby\b", re.I)
 # A name of several words is one role: "David Okafor" → "DavidOkafor".
 _NAMES_JOINED = re.compile(r"\b([A-Z][a-z]+)\s+(?=[A-Z][a-z]+\b)")
@@ -107,30 +125,36 @@ class Finding:
     sentence: Sentence | None
 
 
-def negations(text: str) -> int:
+def reads_polarity(language: str) -> bool:
+    """Whether the polarity rule knows the negating words of ``language``."""
+    return language in _NEGATIVE_BY_LANGUAGE
+
+
+def negations(text: str, language: str = "en") -> int:
     """How many negating words or phrases ``text`` holds."""
-    return len(_NEGATIVE.findall(text))
+    return len(_NEGATIVE_BY_LANGUAGE[language].findall(text))
 
 
-def negated_words(text: str) -> set[str]:
+def negated_words(text: str, language: str = "en") -> set[str]:
     """The content words (stemmed) in the scope of a negation: the next ``NEGATION_SCOPE``
     words after each negating word or phrase ("does not *prevent the common cold*")."""
     out: set[str] = set()
-    for match in _NEGATIVE.finditer(text):
+    for match in _NEGATIVE_BY_LANGUAGE[language].finditer(text):
         following = " ".join(text[match.end() :].split()[:NEGATION_SCOPE])
         out.update(content_sequence(following))
     return out
 
 
-def opposite_polarity(claim: str, sentence: str) -> bool:
+def opposite_polarity(claim: str, sentence: str, language: str = "en") -> bool:
     """A content word both state is negated in one and not in the other ("prevents the cold"
     against "does not prevent the cold"). A negation about something else in the sentence
     ("Illinois-born Heston was not a Broadway actor" against "Heston was born in Illinois")
-    is no opposite, and neither is a pair where both negate something."""
-    if negations(claim) and negations(sentence):
+    is no opposite, and neither is a pair where both negate something. ``language`` is one
+    :func:`reads_polarity` knows."""
+    if negations(claim, language) and negations(sentence, language):
         return False  # both negate something: which scopes differ is beyond a word rule
     shared = set(content_sequence(claim)) & set(content_sequence(sentence))
-    return bool((negated_words(claim) ^ negated_words(sentence)) & shared)
+    return bool((negated_words(claim, language) ^ negated_words(sentence, language)) & shared)
 
 
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
@@ -258,6 +282,9 @@ class ExactChecks:
         ):
             if test(changes[0]):
                 return Finding(rule, Label.CONTRADICTED, sentence)
+        quantified = sentence_diff.quantifier(changes[0])
+        if quantified is not None:
+            return Finding("quantifier", quantified, sentence)
         return None
 
     def swapped(self) -> Finding | None:

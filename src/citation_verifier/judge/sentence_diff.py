@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from citation_verifier.antonyms import opposite
+from citation_verifier.models import Label
 
 _WORD = re.compile(r"[^\W_]+(?:['’.][^\W_]+)*", re.UNICODE)
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
@@ -95,6 +96,19 @@ _GOES_ON = frozenset({"still", "currently", "today", "now", "remains", "remain",
 _ENDED = frozenset({"until", "till", "former", "formerly", "previously", "ex"})
 # Words around which two names may trade places without a change of meaning.
 _SYMMETRIC = frozenset({"and", "or", "nor", "&"})
+# Quantifiers by strength: a weaker one is entailed by a stronger ("all" → "some").
+_STRENGTH = {
+    "no": 0,
+    "none": 0,
+    "few": 1,
+    "some": 2,
+    "several": 2,
+    "many": 3,
+    "most": 4,
+    "all": 5,
+    "every": 5,
+    "each": 5,
+}
 _SUPERLATIVE = re.compile(r"^(?:\w+est|most|least|best|worst)$")
 
 
@@ -219,6 +233,21 @@ def other_rank(change: Change) -> bool:
         and all(w in _ORDINALS for w in ranks)
         and bool(_SUPERLATIVE.match(change.after))
     )
+
+
+def quantifier(change: Change) -> Label | None:
+    """One quantifier for another: the claim's is not entailed by the sentence's. "None" and
+    any positive one, or "few" and "many" or more, cannot both hold → contradicted; a stronger
+    positive one than the sentence's ("all" for "some") is not stated → not_found; a weaker
+    one ("some" for "all") is entailed → None."""
+    if len(change.claim) != 1 or len(change.page) != 1:
+        return None
+    mine, theirs = (_STRENGTH.get(w[0].lower()) for w in (change.claim, change.page))
+    if mine is None or theirs is None or mine == theirs:
+        return None
+    if min(mine, theirs) == 0 or (min(mine, theirs) == 1 and max(mine, theirs) >= 3):
+        return Label.CONTRADICTED
+    return Label.NOT_FOUND if mine > theirs else None
 
 
 def uncertain(span: Sequence[str]) -> bool:
