@@ -65,20 +65,6 @@ _NEGATIVE = re.compile(
     r"disprov(?:e|es|ed)|lack(?:s|ed)?|absence\s+of|unable\s+to)\b",
     re.I,
 )
-# The same in the other languages whose negation is a word of its own (Czech and Swahili
-# negate mostly by a verb prefix, Japanese and Chinese within words: not read here).
-_NEGATIVE_BY_LANGUAGE = {
-    "en": _NEGATIVE,
-    "ru": re.compile(r"\b(?:не|нет|ни|никогда|никто|ничего|нигде|без|отсутству\w*)\b", re.I),
-    "de": re.compile(
-        r"\b(?:nicht|kein|keine|keinen|keinem|keiner|keines|nie|niemals|nichts|niemand|ohne)\b",
-        re.I,
-    ),
-    "es": re.compile(
-        r"\b(?:no|nunca|jamás|nadie|nada|ningún|ninguno|ninguna|sin|tampoco|ni)\b", re.I
-    ),
-    "id": re.compile(r"\b(?:tidak|bukan|belum|tanpa|tak|tiada)\b", re.I),
-}
 _PASSIVE = re.compile(r"\bby\b", re.I)
 # A name of several words is one role: "David Okafor" → "DavidOkafor".
 _NAMES_JOINED = re.compile(r"\b([A-Z][a-z]+)\s+(?=[A-Z][a-z]+\b)")
@@ -125,36 +111,30 @@ class Finding:
     sentence: Sentence | None
 
 
-def reads_polarity(language: str) -> bool:
-    """Whether the polarity rule knows the negating words of ``language``."""
-    return language in _NEGATIVE_BY_LANGUAGE
-
-
-def negations(text: str, language: str = "en") -> int:
+def negations(text: str) -> int:
     """How many negating words or phrases ``text`` holds."""
-    return len(_NEGATIVE_BY_LANGUAGE[language].findall(text))
+    return len(_NEGATIVE.findall(text))
 
 
-def negated_words(text: str, language: str = "en") -> set[str]:
+def negated_words(text: str) -> set[str]:
     """The content words (stemmed) in the scope of a negation: the next ``NEGATION_SCOPE``
     words after each negating word or phrase ("does not *prevent the common cold*")."""
     out: set[str] = set()
-    for match in _NEGATIVE_BY_LANGUAGE[language].finditer(text):
+    for match in _NEGATIVE.finditer(text):
         following = " ".join(text[match.end() :].split()[:NEGATION_SCOPE])
         out.update(content_sequence(following))
     return out
 
 
-def opposite_polarity(claim: str, sentence: str, language: str = "en") -> bool:
+def opposite_polarity(claim: str, sentence: str) -> bool:
     """A content word both state is negated in one and not in the other ("prevents the cold"
     against "does not prevent the cold"). A negation about something else in the sentence
     ("Illinois-born Heston was not a Broadway actor" against "Heston was born in Illinois")
-    is no opposite, and neither is a pair where both negate something. ``language`` is one
-    :func:`reads_polarity` knows."""
-    if negations(claim, language) and negations(sentence, language):
+    is no opposite, and neither is a pair where both negate something."""
+    if negations(claim) and negations(sentence):
         return False  # both negate something: which scopes differ is beyond a word rule
     shared = set(content_sequence(claim)) & set(content_sequence(sentence))
-    return bool((negated_words(claim, language) ^ negated_words(sentence, language)) & shared)
+    return bool((negated_words(claim) ^ negated_words(sentence)) & shared)
 
 
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
