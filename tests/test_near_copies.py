@@ -85,6 +85,12 @@ def test_a_capitalised_first_word_is_no_name() -> None:
     assert checks("Roughly 8,760 people attended the march in Turku.", page).one_change() is None
 
 
+def test_two_capitalised_words_at_the_start_are_a_name() -> None:
+    page = "Aino Virtanen plays for Northwind."
+    finding = checks("Kenji Watanabe plays for Northwind.", page).one_change()
+    assert finding is not None and finding.rule == "other_name"
+
+
 def test_a_name_after_an_opening_article_is_still_a_name() -> None:
     page = "The International Cycling Union praised the riders in Turku."
     claim = "The Northern Cycling Union praised the riders in Turku."

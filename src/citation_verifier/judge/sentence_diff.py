@@ -214,9 +214,10 @@ def antonym(change: Change) -> bool:
 
 def other_name(change: Change, page_text: str) -> bool:
     """A name swapped for one the page never mentions ("born in Lyon" where the page says
-    "born in Paris"). Not the first word: any word is capitalised there."""
+    "born in Paris"). At the start only names of two words or more on both sides ("Kenji
+    Watanabe" for "Maria Keller"): any one word is capitalised there ("Roughly" for "About")."""
     return (
-        not change.first
+        (not change.first or min(len(change.claim), len(change.page)) >= 2)
         and _is_name(change.claim)
         and _is_name(change.page)
         and not _on_page(change.claim, page_text)
