@@ -51,7 +51,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from citation_verifier.judge import sentence_diff
-from citation_verifier.judge.sentence_diff import Alignment
+from citation_verifier.judge.sentence_diff import Alignment, Change
 from citation_verifier.models import Label
 from citation_verifier.quantities import Quantity, quantities, values
 from citation_verifier.terms import Terms, analyse, content_sequence, coverage
@@ -137,12 +137,10 @@ def opposite_polarity(claim: str, sentence: str) -> bool:
     return bool((negated_words(claim) ^ negated_words(sentence)) & shared)
 
 
-_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
-
-
 def _words(text: str) -> list[str]:
     """Lower-cased words; a number's thousands separators dropped ("12,083" is "12083")."""
-    return [w.lower().replace("’", "'") for w in _WORD.findall(_THOUSANDS.sub("", text))]
+    plain = sentence_diff.without_thousands(text)
+    return [w.lower().replace("’", "'") for w in _WORD.findall(plain)]
 
 
 def is_verbatim(claim: str, sentence: str) -> bool:
@@ -240,17 +238,27 @@ class ExactChecks:
                 best = (sentence, alignment)
         return best
 
-    def one_change(self) -> Finding | None:
-        """A near copy whose one change swaps a word for its opposite, a name for one the page
-        never mentions, or the rank before a superlative; or that says a state goes on where
-        the sentence says it ended."""
+    @functools.cached_property
+    def close_copy(self) -> tuple[Sentence, list[Change]] | None:
+        """The near copy's sentence and the changes that may alter what it states, when the
+        claim repeats at least ``NEAR_COPY_SHARED`` of its words from it (a changed word,
+        name, rank, quantifier or hedge is read only then)."""
         found = self.near_copy
         if found is None:
             return None
         sentence, alignment = found
         if alignment.shared < NEAR_COPY_SHARED * alignment.claim_words:
             return None
-        changes = sentence_diff.significant(alignment.changes, self._page_text)
+        return sentence, sentence_diff.significant(alignment.changes, self._page_text)
+
+    def one_change(self) -> Finding | None:
+        """A near copy whose one change swaps a word for its opposite, a name for one the page
+        never mentions, or the rank before a superlative; or that says a state goes on where
+        the sentence says it ended."""
+        close = self.close_copy
+        if close is None:
+            return None
+        sentence, changes = close
         if sentence_diff.goes_on(changes):
             return Finding("goes_on", Label.CONTRADICTED, sentence)
         if len(changes) != 1:
@@ -306,13 +314,10 @@ class ExactChecks:
         statement ("reduces" for "might reduce"): every change that may alter what is stated is
         such a replacement, of at most ``CERTAIN_WORDS`` words, or a hedging lead-in left out;
         and the claim hedges nowhere."""
-        found = self.near_copy
-        if found is None or sentence_diff.hedged(sentence_diff.words(self.claim)):
+        close = self.close_copy
+        if close is None or sentence_diff.hedged(sentence_diff.words(self.claim)):
             return None
-        sentence, alignment = found
-        if alignment.shared < NEAR_COPY_SHARED * alignment.claim_words:
-            return None
-        changes = sentence_diff.significant(alignment.changes, self._page_text)
+        sentence, changes = close
         if changes and all(
             sentence_diff.uncertain(c.page)
             and len(c.claim) <= CERTAIN_WORDS

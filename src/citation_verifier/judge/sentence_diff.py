@@ -138,9 +138,14 @@ class Alignment:
     page_words: int
 
 
+def without_thousands(text: str) -> str:
+    """The text with its numbers' thousands separators dropped ("12,083" is "12083")."""
+    return _THOUSANDS.sub("", text)
+
+
 def words(text: str) -> list[str]:
     """The text's words as written; a number's thousands separators dropped."""
-    return _WORD.findall(_THOUSANDS.sub("", text))
+    return _WORD.findall(without_thousands(text))
 
 
 def align(claim: str, sentence: str) -> Alignment:
