@@ -1,11 +1,13 @@
 from citation_verifier.demo.site import make_pdf
 from citation_verifier.extract import (
     decode_body,
+    html_headings,
     html_title,
     html_to_full_text,
     html_to_markdown,
     page_text,
     pdf_to_text,
+    separate_headings,
     visible_chars,
 )
 
@@ -98,3 +100,35 @@ def test_html_with_markdown_characters_extracts_to_the_page_text() -> None:
     assert "long [citation needed]." in text
     assert "Prices rose 2*3% in Q1_2024 <est.> #1 ~approx~ C:\\data." in text
     assert "\\[" not in text and "\\*" not in text
+
+
+def test_a_heading_run_into_its_paragraph_becomes_a_paragraph_of_its_own() -> None:
+    text = (
+        "Weekly Edition for March 26, 2015 A trademark battle in the Arduino community "
+        "The Arduino has been a success. Results of the vote The board met in May."
+    )
+    headings = [
+        "Weekly Edition for March 26, 2015",
+        "A trademark battle in the Arduino community",
+        "Results of the vote",
+    ]
+    assert separate_headings(text, headings).split("\n\n") == [
+        "Weekly Edition for March 26, 2015",
+        "A trademark battle in the Arduino community",
+        "The Arduino has been a success.",
+        "Results of the vote",
+        "The board met in May.",
+    ]
+
+
+def test_heading_words_inside_a_sentence_are_left_where_they_are() -> None:
+    text = "We read the results of the vote with care. Results of the vote were close."
+    assert separate_headings(text, ["Results of the vote"]) == text
+    assert separate_headings("Results of the vote", ["Results of the vote"]) == (
+        "Results of the vote"
+    )
+
+
+def test_html_headings_are_read_in_page_order_and_one_word_headings_skipped() -> None:
+    html = "<h1>Weekly  Edition</h1><p>x</p><h2>News</h2><h3>Results of the vote</h3>"
+    assert html_headings(html) == ["Weekly Edition", "Results of the vote"]

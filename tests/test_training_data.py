@@ -12,9 +12,11 @@ from training.data import (
     LABELS,
     best_passage,
     licensed_examples,
+    negation_examples,
     page_examples,
     shared_examples,
     training_mix,
+    without_negation,
 )
 
 from citation_verifier.behaviour.edits import change_number, negate
@@ -218,3 +220,47 @@ def test_page_examples_pair_a_passage_with_its_own_and_other_sentences(tmp_path:
     write(tmp_path / "train" / "shared.jsonl.gz", [])
     mix = training_mix(tmp_path / "train", evals, in_domain_repeats=0, page_draws=2)
     assert sorted(mix, key=repr) == sorted(examples, key=repr)  # once, shuffled in
+
+
+def test_without_negation_makes_one_negated_auxiliary_positive() -> None:
+    assert without_negation("The man is not sleeping.") == "The man is sleeping."
+    assert without_negation("She doesn't swim.") == "She does swim."
+    assert without_negation("Nobody is not here.") is None
+    assert without_negation("The man is sleeping.") is None
+
+
+def test_negation_examples_flip_the_label_the_flip_decides_and_balance_the_labels(
+    tmp_path: Path,
+) -> None:
+    premise = "A man is sleeping on a couch."
+    rows = [
+        ("A man is sleeping.", "supported"),  # entailed, negated: contradicted
+        ("A man is not sleeping.", "contradicted"),  # made positive: entailed
+        ("A man is running on a couch.", "contradicted"),  # same words, negated: entailed
+        ("A woman is dancing.", "contradicted"),  # about something else: left out
+        ("A man is tired.", "not_found"),  # neutral either way
+    ]
+    write(
+        tmp_path / "snli.jsonl.gz",
+        [
+            {"claim": c, "source_text": premise, "label": label, "dataset": "snli"}
+            for c, label in rows
+        ],
+    )
+    examples = negation_examples(tmp_path, rows=30)
+    got = {(e.claim, e.label) for e in examples}
+    assert ("A man is not tired.", "not_found") in got
+    assert ("A man is not sleeping.", "contradicted") in got
+    assert (
+        len(
+            got
+            & {
+                ("A man is sleeping.", "supported"),
+                ("A man is not running on a couch.", "supported"),
+            }
+        )
+        == 1
+    )
+    assert not any("woman" in e.claim for e in examples)
+    assert [e.label for e in examples].count("supported") == 1
+    assert all(e.evidence == premise and not e.binary for e in examples)

@@ -265,12 +265,14 @@ def training_mix(
     shared_rows: int | None = None,
     page_draws: int = 0,
     behaviour_passages: int = 0,
+    negation_rows: int = 0,
 ) -> list[Example]:
     """The whole training stream, shuffled with ``seed``: shared/train once (or a seeded sample
     of ``shared_rows`` of it), the licensed in-domain rows but ``exclude`` (and their hard
     negatives) ``in_domain_repeats`` times (0: none), and ``page_draws`` claims per licensed
     multi-passage document (``page_examples``) once, and the behavioural suite's ``train`` half
-    over ``behaviour_passages`` shared/train texts (``behaviour_examples``) once."""
+    over ``behaviour_passages`` shared/train texts (``behaviour_examples``) once, and
+    ``negation_rows`` polarity-flipped NLI hypotheses (``negation_examples``) once."""
     shared = shared_examples(train_dir, shared_rows, seed)
     in_domain = licensed_examples(eval_dir, "train", seed, exclude) if in_domain_repeats else []
     pages = page_examples(eval_dir, page_draws, "train", seed, exclude) if page_draws else []
@@ -279,6 +281,64 @@ def training_mix(
         if behaviour_passages
         else []
     )
-    mix = shared + in_domain * in_domain_repeats + pages + behaviour
+    negation = negation_examples(train_dir, negation_rows, seed) if negation_rows else []
+    mix = shared + in_domain * in_domain_repeats + pages + behaviour + negation
     random.Random(seed).shuffle(mix)
     return mix
+
+
+# 3-way NLI sources whose hypotheses are single short statements: negating one flips its label
+# in a way that can be read off (below).
+_NEGATION_SOURCES = {
+    "snli.jsonl.gz": ("snli",),
+    "mnli.jsonl.gz": ("mnli_matched",),
+    "fever_challenge.jsonl.gz": ("fever_symmetric_v0.2", "fever2_adversarial"),
+}
+_NEGATED_AUXILIARY = re.compile(
+    r"\b(is|are|was|were|has|have|had|can|could|will|would|should|does|did|do|may|might|must)"
+    r"(\s+not\b|n't\b)"
+)
+_ANY_NEGATION = re.compile(r"\b(not|no|never|nobody|nothing|none|neither|nor)\b|n't\b", re.I)
+
+
+def without_negation(claim: str) -> str | None:
+    """The claim with its one negated auxiliary made positive ("is not" → "is", "doesn't" →
+    "does"), or None when it holds no such negation or any other."""
+    matches = list(_NEGATED_AUXILIARY.finditer(claim))
+    if len(matches) != 1 or len(_ANY_NEGATION.findall(claim)) != 1:
+        return None
+    m = matches[0]
+    return claim[: m.start()] + m.group(1) + claim[m.end() :]
+
+
+def negation_examples(train_dir: Path, rows: int, seed: int = 13) -> list[Example]:
+    """Hypotheses of shared/train's 3-way NLI sets with their polarity flipped, labelled by
+    what the flip does: an entailed statement negated is contradicted; a contradicted one that
+    repeats most of the premise's words ("A man is sleeping" / "A man is running") negated is
+    entailed ("A man is not running"); a neutral one stays neutral. Without them the checker
+    learns the annotation artefact "a negated claim is a contradiction" (the negation challenge
+    set's negated claims were all but never called supported). Balanced over the three labels,
+    at most ``rows`` in all."""
+    from citation_verifier.behaviour.edits import negate
+
+    flipped = {"supported": "contradicted", "contradicted": "supported", "not_found": "not_found"}
+    by_label: dict[str, list[Example]] = {label: [] for label in LABELS}
+    for name, datasets in _NEGATION_SOURCES.items():
+        if not (train_dir / name).exists():
+            continue
+        for row in _read(train_dir / name):
+            claim, premise = str(row["claim"]).strip(), str(row["source_text"]).strip()
+            if row["dataset"] not in datasets or not claim or len(claim.split()) > 25:
+                continue
+            label = str(row["label"])
+            if label == "contradicted" and overlap(claim, premise) < 0.6:
+                continue
+            edited = without_negation(claim) if _ANY_NEGATION.search(claim) else negate(claim)
+            if edited is None:
+                continue
+            by_label[flipped[label]].append(
+                Example(edited, premise, flipped[label], False, f"negation:{row['dataset']}")
+            )
+    rng = random.Random(seed)
+    share = min(rows // len(LABELS), *(len(v) for v in by_label.values()))
+    return [e for v in by_label.values() for e in rng.sample(v, share)]

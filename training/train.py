@@ -219,6 +219,12 @@ def main(argv: Sequence[str] | None = None) -> None:
         "(training.data.behaviour_examples; 0: none).",
     )
     parser.add_argument(
+        "--negation-rows",
+        type=int,
+        default=0,
+        help="Polarity-flipped NLI hypotheses (training.data.negation_examples; 0: none).",
+    )
+    parser.add_argument(
         "--init-from", type=Path, default=None, help="Start from this run's checkpoint weights."
     )
     parser.add_argument("--limit", type=int, default=None, help="Use the first N examples.")
@@ -248,6 +254,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         shared_rows=args.shared_rows,
         page_draws=args.page_draws,
         behaviour_passages=args.behaviour_passages,
+        negation_rows=args.negation_rows,
     )[: args.limit]
     tokenizer = pair_tokenizer(base_model_dir() / "tokenizer.json")
     batches = make_batches(examples, tokenizer, args.batch_size, args.seed)

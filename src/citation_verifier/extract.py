@@ -56,6 +56,7 @@ _BLOCK_TAGS = frozenset(
         "ul",
     ]
 )
+_HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 _DROP_TAGS = ("script", "style", "noscript", "template", "svg", "iframe", "object", "head")
 _SPACES = re.compile(r"[^\S\n]+")
 _BLANK_LINES = re.compile(r"\n\s*\n+")
@@ -135,7 +136,52 @@ def html_to_markdown(html: str, url: str | None = None) -> str:
         include_images=False,
         deduplicate=False,
     )
-    return page_text(text or "")
+    return separate_headings(page_text(text or ""), html_headings(html))
+
+
+# Headings looked for: each costs a scan of the text (a hostile page may have thousands).
+_MOST_HEADINGS = 200
+# What may follow a heading run into the next paragraph: a new sentence or the line's end.
+_AFTER_HEADING = re.compile(r"\s+(?=[A-Z0-9\"'“‘(])|\s*$")
+
+
+def html_headings(html: str) -> list[str]:
+    """The text of the page's ``<h1>``–``<h6>`` elements of two words or more, in page order."""
+    root = parse_html(html)
+    if root is None:
+        return []
+    texts = (_WHITESPACE.sub(" ", h.text_content()).strip() for h in root.iter(*_HEADINGS))
+    return [t for t in texts if len(t.split()) >= 2]
+
+
+def separate_headings(text: str, headings: list[str]) -> str:
+    """``text`` with each heading that an extractor ran into the paragraph after it (or into
+    the heading before it) made a paragraph of its own: a quote must never glue a heading to
+    the sentence under it. A heading is only split off where it opens a line or follows a
+    sentence's end, and a new sentence or the line's end follows it."""
+    for heading in list(dict.fromkeys(headings))[:_MOST_HEADINGS]:
+        if heading not in text:
+            continue
+        pattern = re.compile(rf"(?:^|(?<=[.!?:]\s)|(?<=\n)){re.escape(heading)}", re.M)
+        lines = []
+        for line in text.split("\n"):
+            if line.strip() != heading and heading in line:
+                line = _split_at(line, pattern)
+            lines.append(line)
+        text = "\n".join(lines)
+    return text
+
+
+def _split_at(line: str, pattern: re.Pattern[str]) -> str:
+    parts, start = [], 0
+    for m in pattern.finditer(line):
+        after = _AFTER_HEADING.match(line, m.end())
+        if after is None:
+            continue
+        parts += [line[start : m.start()].rstrip(), line[m.start() : m.end()]]
+        start = after.end()
+    parts.append(line[start:])
+    return "\n\n".join(p for p in parts if p.strip())
 
 
 def page_text(markdown: str) -> str:
