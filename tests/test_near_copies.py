@@ -12,7 +12,7 @@ from citation_verifier.demo.loopback import LoopbackSite, Page, Route
 from citation_verifier.judge.checker import chunk_sentences
 from citation_verifier.judge.exact_checks import ExactChecks
 from citation_verifier.judge.providers import checker_judge
-from citation_verifier.judge.sentence_diff import align
+from citation_verifier.judge.sentence_diff import align, normalised
 from citation_verifier.models import Label
 from citation_verifier.passages import split_passages
 from citation_verifier.pipeline import verify
@@ -205,6 +205,75 @@ def test_words_the_claim_leaves_out_are_no_hedge() -> None:
     assert checks("Smith won the race in Turku.", page).certainty() is None
 
 
+def test_what_is_written_two_ways_is_compared_one_way() -> None:
+    assert normalised("It isn't 4% or 5 per cent; we can't, won't, cannot. 12,083") == (
+        "It is not 4 percent or 5 percent; we can not, will not, can not. 12083"
+    )
+    assert checks("Sales at Northwind rose by 4 per cent in 2019.").verbatim() is not None
+    assert checks("He is not a member.", "He isn't a member.").verbatim() is not None
+
+
+TERM = "She was a judge in Maricopa county, a post she held from 1975 to 1979."
+
+
+@pytest.mark.parametrize(
+    ("claim", "page"),
+    [
+        ("She was a judge in Maricopa county, a post she held from 1977 to 1979.", TERM),
+        (
+            "The study enrolled adults aged 18 to 63 years.",
+            "The study enrolled adults aged 18 to 54 years.",
+        ),
+        ("The rate was 24.5 percent in 2019.", "The rate was 24.3 percent in 2019."),
+    ],
+)
+def test_one_number_for_another_is_contradicted(claim: str, page: str) -> None:
+    finding = checks(claim, page).one_change()
+    assert finding is not None and finding.rule == "other_number", finding
+    assert finding.label == Label.CONTRADICTED
+
+
+@pytest.mark.parametrize(
+    ("claim", "page"),
+    [
+        ("The rate was 24 percent in 2019.", "The rate was 24.3 percent in 2019."),
+        ("The rate was 24.30 percent in 2019.", "The rate was 24.3 percent in 2019."),
+    ],
+)
+def test_a_rounded_number_is_no_other_number(claim: str, page: str) -> None:
+    assert checks(claim, page).one_change() is None
+
+
+@pytest.mark.parametrize(
+    ("claim", "page"),
+    [
+        (
+            "People are not still debating the estimates, but we still haven't described most.",
+            "People are still debating the estimates, but we still haven't described most.",
+        ),
+        (
+            "This might be a stupid question and I might not know much.",
+            "This might not be a stupid question and I might not know much.",
+        ),
+        (
+            "There is no record of the treaty in the archive.",
+            "There is a record of the treaty in the archive.",
+        ),
+    ],
+)
+def test_a_negation_added_or_left_out_is_contradicted_beside_another_negation(
+    claim: str, page: str
+) -> None:
+    finding = checks(claim, page).one_change()
+    assert finding is not None and finding.rule == "negated", finding
+    assert finding.label == Label.CONTRADICTED
+
+
+def test_a_left_out_no_may_be_a_numbers() -> None:
+    page = "The No. 5 Squadron flew over the city in 1944."
+    assert checks("The 5 Squadron flew over the city in 1944.", page).one_change() is None
+
+
 @pytest.mark.parametrize(
     ("claim", "expected"),
     [
@@ -212,6 +281,8 @@ def test_words_the_claim_leaves_out_are_no_hedge() -> None:
         ("Aino Virtanen was born in Oulu.", Label.CONTRADICTED),
         ("Tampere is the largest city in the region.", Label.CONTRADICTED),
         ("Some of the bridges in Turku were inspected.", Label.SUPPORTED),
+        ("Sales at Northwind rose by 4 percent in 2018.", Label.CONTRADICTED),
+        ("Aino Virtanen was not born in Turku.", Label.CONTRADICTED),
     ],
 )
 def test_the_checker_gives_the_rules_verdict(claim: str, expected: Label) -> None:

@@ -43,6 +43,8 @@ RULE_CONFIDENCE = 0.9
 EXACT_RULES = (
     "verbatim",
     "number_conflict",
+    "negated",
+    "other_number",
     "antonym",
     "other_name",
     "other_rank",

@@ -138,8 +138,9 @@ def opposite_polarity(claim: str, sentence: str) -> bool:
 
 
 def _words(text: str) -> list[str]:
-    """Lower-cased words; a number's thousands separators dropped ("12,083" is "12083")."""
-    plain = sentence_diff.without_thousands(text)
+    """Lower-cased words of the ``sentence_diff.normalised`` text ("12,083" is "12083", "isn't"
+    is "is not", "4 %" is "4 percent")."""
+    plain = sentence_diff.normalised(text)
     return [w.lower().replace("’", "'") for w in _WORD.findall(plain)]
 
 
@@ -264,6 +265,8 @@ class ExactChecks:
         if len(changes) != 1:
             return None
         for rule, test in (
+            ("negated", sentence_diff.negated),
+            ("other_number", sentence_diff.other_number),
             ("antonym", sentence_diff.antonym),
             ("other_name", lambda c: sentence_diff.other_name(c, self._page_text)),
             ("other_rank", sentence_diff.other_rank),

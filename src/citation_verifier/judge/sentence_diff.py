@@ -18,6 +18,12 @@ from citation_verifier.models import Label
 _WORD = re.compile(r"[^\W_]+(?:['’.][^\W_]+)*", re.UNICODE)
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
 _ARTICLES = frozenset({"a", "an", "the"})
+_CONTRACTION = re.compile(r"\b([^\W_]+?)n['’]t\b", re.UNICODE)
+_IRREGULAR_CONTRACTIONS = {"ca": "can", "wo": "will", "sha": "shall"}
+_CANNOT = re.compile(r"\b(can)not\b", re.I)
+_PERCENT_SIGN = re.compile(r"\s*%")
+_PER_CENT = re.compile(r"\bper\s+cent\b", re.I)
+_NUMERAL = re.compile(r"^\d+(?:\.\d+)?$")
 # Words that make a statement possible or reported rather than a fact, and words that make it
 # a plan or a future. A claim that holds the first kind hedges too; "will" in a claim does not.
 _HEDGES = frozenset(
@@ -143,9 +149,23 @@ def without_thousands(text: str) -> str:
     return _THOUSANDS.sub("", text)
 
 
+def _uncontracted(match: re.Match[str]) -> str:
+    stem = match.group(1)
+    return _IRREGULAR_CONTRACTIONS.get(stem.lower(), stem) + " not"
+
+
+def normalised(text: str) -> str:
+    """The text with what is written two ways written one way: no thousands separators,
+    negations spelt out ("isn't" is "is not", "cannot" is "can not"), "%" and "per cent" as
+    "percent"."""
+    text = _CONTRACTION.sub(_uncontracted, without_thousands(text))
+    text = _CANNOT.sub(r"\1 not", text)
+    return _PER_CENT.sub("percent", _PERCENT_SIGN.sub(" percent", text))
+
+
 def words(text: str) -> list[str]:
-    """The text's words as written; a number's thousands separators dropped."""
-    return _WORD.findall(without_thousands(text))
+    """The text's words as written (``normalised``)."""
+    return _WORD.findall(normalised(text))
 
 
 def align(claim: str, sentence: str) -> Alignment:
@@ -227,6 +247,31 @@ def other_name(change: Change, page_text: str) -> bool:
         and _is_name(change.page)
         and not _on_page(change.claim, page_text)
     )
+
+
+def negated(change: Change) -> bool:
+    """A negation added ("are not still revising" where the page says "are still revising")
+    or left out ("not", "never"; a left-out "no" may be a number's: "No. 5 Squadron"), and
+    nothing else changed."""
+    if change.claim and change.page:
+        return False
+    allowed = _NEGATIONS if change.claim else {"not", "never"}
+    return all(w.lower() in allowed for w in change.claim or change.page)
+
+
+def other_number(change: Change) -> bool:
+    """One number for another that neither rounds to ("from 1977 to 1979" where the page says
+    "from 1975 to 1979"; "24" for "24.3" is a rounding)."""
+    if len(change.claim) != 1 or len(change.page) != 1:
+        return False
+    mine, theirs = change.claim[0], change.page[0]
+    if not (_NUMERAL.match(mine) and _NUMERAL.match(theirs)):
+        return False
+
+    def rounds_to(value: str, target: str) -> bool:
+        return round(float(value), len(target.partition(".")[2])) == float(target)
+
+    return not rounds_to(theirs, mine) and not rounds_to(mine, theirs)
 
 
 def other_rank(change: Change) -> bool:
