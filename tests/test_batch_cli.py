@@ -46,8 +46,18 @@ def _batch(*args: str | Path) -> subprocess.CompletedProcess[str]:
 def _start(*args: str | Path) -> subprocess.Popen[str]:
     command = [sys.executable, "-m", "citation_verifier.batch", *map(str, args)]
     return subprocess.Popen(
-        command, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        command,
+        env=_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        # An ignored SIGINT is inherited across exec: the batch would run on through Ctrl-C.
+        preexec_fn=_default_sigint,
     )
+
+
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def _complete_lines(path: Path) -> int:

@@ -317,10 +317,9 @@ def negation_examples(train_dir: Path, rows: int, seed: int = 13) -> list[Exampl
     repeats most of the premise's words ("A man is sleeping" / "A man is running") negated is
     entailed ("A man is not running"); a neutral one stays neutral. Without them the checker
     learns the annotation artefact "a negated claim is a contradiction" (the negation challenge
-    set's negated claims were all but never called supported). Balanced over the three labels,
+    set's negated claims were all but never called supported; the stage it made is measured,
+    not shipped: docs/CHECKER_MODEL.md). Balanced over the three labels,
     at most ``rows`` in all."""
-    from citation_verifier.behaviour.edits import negate
-
     flipped = {"supported": "contradicted", "contradicted": "supported", "not_found": "not_found"}
     by_label: dict[str, list[Example]] = {label: [] for label in LABELS}
     for name, datasets in _NEGATION_SOURCES.items():
