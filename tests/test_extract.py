@@ -9,6 +9,7 @@ from citation_verifier.extract import (
     pdf_to_text,
     separate_headings,
     visible_chars,
+    xml_safe,
 )
 
 ARTICLE = """<html><head><title>Boiling</title></head><body>
@@ -132,3 +133,16 @@ def test_heading_words_inside_a_sentence_are_left_where_they_are() -> None:
 def test_html_headings_are_read_in_page_order_and_one_word_headings_skipped() -> None:
     html = "<h1>Weekly  Edition</h1><p>x</p><h2>News</h2><h3>Results of the vote</h3>"
     assert html_headings(html) == ["Weekly Edition", "Results of the vote"]
+
+
+def test_numeric_character_references_of_text_survive_the_control_character_filter() -> None:
+    html = (
+        "<html><body><article><h1>Quotes</h1><p>It&#8217;s 20&#160;km from the coast&#1; "
+        "&#x2014; the &#x201C;old road&#x201D; is closed to cars and lorries in winter.</p>"
+        "</article></body></html>"
+    )
+    assert xml_safe("it&#8217;s &#x2019; &#x1F600; &#1;&#x1f; &#9; ok") == (
+        "it&#8217;s &#x2019; &#x1F600;  &#9; ok"
+    )
+    text = html_to_full_text(html)
+    assert "It’s 20 km from the coast — the “old road” is closed" in text

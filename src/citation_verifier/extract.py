@@ -65,8 +65,10 @@ _WHITESPACE = re.compile(r"\s+")
 # U+FFFE/U+FFFF. A page can carry them literally or as references (``&#1;``); lxml parses both
 # into text it then refuses to take back, so they are dropped before any text is set.
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+# The number must end there: "&#8217;" (’) starts with "&#8" and is kept whole.
 _NOT_XML_REFERENCE = re.compile(
-    r"&#(?:0*(?:[0-8]|1[1-2]|1[4-9]|2[0-9]|3[01])|[xX]0*(?:[0-8bBcCeEfF]|1[0-9a-fA-F]));?"
+    r"&#(?:0*(?:[0-8]|1[1-2]|1[4-9]|2[0-9]|3[01])(?!\d)"
+    r"|[xX]0*(?:[0-8bBcCeEfF]|1[0-9a-fA-F])(?![0-9a-fA-F]));?"
 )
 
 
