@@ -27,7 +27,7 @@ from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from citation_verifier.behaviour.edits import change_number, negate, sentence_cases
+from citation_verifier.behaviour.edits import AUXILIARIES, change_number, negate, sentence_cases
 from citation_verifier.behaviour.suite import licensed_passages
 from citation_verifier.behaviour.templates import template_cases
 from citation_verifier.passages import split_passages
@@ -294,10 +294,7 @@ _NEGATION_SOURCES = {
     "mnli.jsonl.gz": ("mnli_matched",),
     "fever_challenge.jsonl.gz": ("fever_symmetric_v0.2", "fever2_adversarial"),
 }
-_NEGATED_AUXILIARY = re.compile(
-    r"\b(is|are|was|were|has|have|had|can|could|will|would|should|does|did|do|may|might|must)"
-    r"(\s+not\b|n't\b)"
-)
+_NEGATED_AUXILIARY = re.compile(rf"\b({AUXILIARIES})(\s+not\b|n't\b)")
 _ANY_NEGATION = re.compile(r"\b(not|no|never|nobody|nothing|none|neither|nor)\b|n't\b", re.I)
 
 

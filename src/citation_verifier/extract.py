@@ -164,7 +164,7 @@ def separate_headings(text: str, headings: list[str]) -> str:
     for heading in list(dict.fromkeys(headings))[:_MOST_HEADINGS]:
         if heading not in text:
             continue
-        pattern = re.compile(rf"(?:^|(?<=[.!?:]\s)|(?<=\n)){re.escape(heading)}", re.M)
+        pattern = re.compile(rf"(?:^|(?<=[.!?:]\s)){re.escape(heading)}")  # read per line
         lines = []
         for line in text.split("\n"):
             if line.strip() != heading and heading in line:

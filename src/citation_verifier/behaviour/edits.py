@@ -12,9 +12,9 @@ from citation_verifier.models import Label
 
 _NUMBER = re.compile(r"(?<![\w.,])\d+(?:[.,]\d+)?(?![\w])")
 _THOUSANDS = re.compile(r"(?<![\w.,])(\d{1,3}),(\d{3})(?![\w,.])|(?<![\w.,])(\d{4,6})(?![\w,.])")
-_AUXILIARY = re.compile(
-    r"\b(is|are|was|were|has|have|had|can|could|will|would|should|does|did|do|may|might|must)\b"
-)
+AUXILIARIES = r"is|are|was|were|has|have|had|can|could|will|would|should|does|did|do|may|might|must"
+"""The auxiliary verbs a negation follows, as a regular-expression alternation."""
+_AUXILIARY = re.compile(rf"\b({AUXILIARIES})\b")
 # Two capitalised names with lower-case words between them: "Smith defeated Jones".
 _NAME = r"[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?"
 _ROLES = re.compile(rf"^({_NAME})(\s+(?:[a-z]+\s+){{1,3}})({_NAME})\b")
