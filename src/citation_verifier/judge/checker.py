@@ -31,6 +31,7 @@ import numpy as np
 
 from citation_verifier.judge.base import Judgement
 from citation_verifier.judge.checker_model import PairScorer, Probabilities, calibrated
+from citation_verifier.judge.clause_roles import ClauseParser
 from citation_verifier.judge.exact_checks import ExactChecks, Finding, Sentence
 from citation_verifier.judge.sentences import split_sentences
 from citation_verifier.models import Label
@@ -53,6 +54,7 @@ EXACT_RULES = (
     "number_missing",
     "polarity",
     "roles",
+    "clause_roles",
     "swapped",
     "added_fact",
     "certainty",
@@ -146,9 +148,11 @@ class CheckerJudge:
         thresholds: CheckerThresholds | None = None,
         calibration: tuple[float, float] = (1.0, 0.0),
         exact_checks: bool = True,
+        parser: ClauseParser | None = None,
     ) -> None:
         self.model = model
         self.exact_checks = exact_checks
+        self.parser = parser or ClauseParser()
         self.calibration = calibration
         self._model_name = model_name
         self.thresholds = thresholds or CheckerThresholds()
@@ -230,7 +234,7 @@ class CheckerJudge:
     ) -> Finding | None:
         """The exact check among ``rules`` that decides instead of the model (module
         docstring, point 7), or None when the model's verdict stands."""
-        checks = ExactChecks(claim, chunk_sentences(texts))
+        checks = ExactChecks(claim, chunk_sentences(texts), self.parser)
         if "verbatim" in rules and (verbatim := checks.verbatim()) is not None:
             return verbatim
         conflict = checks.number_conflict() if "number_conflict" in rules else None
@@ -247,6 +251,7 @@ class CheckerJudge:
             ("number_missing", checks.number_missing),
             ("polarity", lambda: checks.polarity(quote)),
             ("roles", lambda: checks.roles(quote)),
+            ("clause_roles", lambda: checks.clause_roles(quote)),
             ("swapped", checks.swapped),
             ("added_fact", checks.added_fact),
             ("certainty", checks.certainty),

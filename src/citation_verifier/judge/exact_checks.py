@@ -14,6 +14,11 @@ claim with the page's sentence that states its content words (the *aligned* sent
 - ``roles``: the sentence the support rests on holds the claim's first three content words in
   reverse order, with no passive ("by") in either ("Smith defeated Jones" against "Jones
   defeated Smith") → not_found;
+- ``clause_roles``: the sentence the support rests on has the claim's verb and role words, but
+  parsed, no occurrence of that verb has the claim's agent and patient ("The senators were
+  helped by the managers" against "The senators helped the managers"; "The scientist near the
+  banker slept" against "The banker slept"), or the one that has them is under "if" or beside
+  an "or" → not_found;
 - ``verbatim``: the claim is, word for word, a sentence of the passages (or that sentence with
   nothing but a lead-in) → supported with that sentence.
 
@@ -51,6 +56,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from citation_verifier.judge import sentence_diff
+from citation_verifier.judge.clause_roles import ClauseParser, conflicting_roles
 from citation_verifier.judge.sentence_diff import Alignment, Change
 from citation_verifier.models import Label
 from citation_verifier.quantities import Quantity, quantities, values
@@ -220,8 +226,11 @@ def single_values(text: str) -> list[Quantity]:
 class ExactChecks:
     """The rules above over one claim and its passages."""
 
-    def __init__(self, claim: str, sentences: Sequence[Sentence]) -> None:
+    def __init__(
+        self, claim: str, sentences: Sequence[Sentence], parser: ClauseParser | None = None
+    ) -> None:
         self.claim = claim
+        self.parser = parser
         self.terms = analyse(claim)
         self.quantities = single_values(claim)
         self.sentences = list(sentences)
@@ -389,6 +398,15 @@ class ExactChecks:
         first, second, third = (have.index(w) for w in order[:3])
         if first > second > third:  # exactly reversed: object, verb, subject
             return Finding("roles", Label.NOT_FOUND, None)
+        return None
+
+    def clause_roles(self, quote: str) -> Finding | None:
+        """The sentence ``quote`` rests on has the claim's verb and role words, but no
+        occurrence of the verb with the claim's agent and patient, or only one under "if" or
+        beside an "or" (:mod:`citation_verifier.judge.clause_roles`)."""
+        inside = [s for s in self.aligned(POLARITY_ALIGNED) if s.text in quote]
+        if inside and self.parser and conflicting_roles(self.parser, self.claim, inside[0].text):
+            return Finding("clause_roles", Label.NOT_FOUND, None)
         return None
 
     def polarity(self, quote: str) -> Finding | None:

