@@ -43,8 +43,9 @@ _RELATIVE = {"who", "whom", "which", "that"}
 _CONDITIONS = {"if", "unless", "whether"}
 # The words of a role's phrase: its noun and the nouns and names that qualify it.
 _PHRASE_PARTS = {"compound", "flat", "nmod", "amod", "poss", "appos"}
-# What qualifies a filler without filling a role: "near the banker", "next to the banker".
-_MODIFIERS = {"prep", "advmod", "npadvmod"}
+# Clauses attached to a filler: "the actor [who saw the lawyer]", "the student [helped by …]".
+_ATTACHED = {"relcl", "acl"}
+_FINITE = {"VBD", "VBZ", "VBP"}
 _CONTENT = {"NOUN", "PROPN", "VERB", "ADJ", "NUM", "ADV"}
 Phrase = frozenset[str]
 
@@ -54,8 +55,11 @@ class Role:
     """Who fills one role of a verb: each coordinated phrase, and every word under them."""
 
     phrases: tuple[Phrase, ...]
-    scope: frozenset[str]
-    """The lemmas of the fillers' prepositional modifiers ("the scientist near the banker")."""
+    subtree: frozenset[str]
+    """The lemmas of the fillers' whole phrases ("the scientist near the banker")."""
+    attached: frozenset[str]
+    """The lemmas of the clauses attached to the fillers ("the scientist who called the
+    tourist")."""
     clause: bool = False
     """Filled by a clause ("knew [the athlete mentioned the actor]")."""
 
@@ -69,6 +73,10 @@ class Clause:
     agent: Role | None
     patient: Role | None
     asserted: bool
+    main: bool = True
+    """The sentence's main verb, or one coordinated with it (not a subordinate clause)."""
+    modal: bool = False
+    """Said to be possible ("can inherit"), which a clause under "if" does not refute."""
 
 
 @dataclass(frozen=True)
@@ -77,16 +85,6 @@ class Reading:
 
     clauses: list[Clause]
     content: frozenset[str]
-
-    @property
-    def filler_phrases(self) -> list[Phrase]:
-        """Every phrase that fills a role of a verb."""
-        return [p for c in self.clauses for r in (c.agent, c.patient) if r for p in r.phrases]
-
-    @property
-    def fillers(self) -> frozenset[str]:
-        """Every word of those phrases."""
-        return frozenset(w for p in self.filler_phrases for w in p)
 
 
 class ClauseParser:
@@ -137,18 +135,28 @@ def _role(tokens: Sequence[Token]) -> Role | None:
     """The role these tokens fill, with the phrases coordinated with them (None when one is a
     pronoun)."""
     phrases: list[Phrase] = []
-    scope: set[str] = set()
+    subtree: set[str] = set()
+    attached: set[str] = set()
     for token in tokens:
         for member in _coordinated(token):
             filler = _filler(member)
             if filler is None:
                 return None
             words = {filler, *(c for c in filler.children if c.dep_ in _PHRASE_PARTS)}
-            phrases.append(frozenset(_lemma(w) for w in words if not w.is_punct))
-            scope.update(
-                _lemma(w) for c in filler.children if c.dep_ in _MODIFIERS for w in c.subtree
+            # "a group of girls", "the CEO of Apple": what follows "of" is part of the phrase
+            words.update(
+                w
+                for c in filler.children
+                if c.dep_ == "prep" and c.lower_ == "of"
+                for w in c.subtree
+                if w.pos_ in {"NOUN", "PROPN"}
             )
-    return Role(tuple(phrases), frozenset(scope))
+            phrases.append(frozenset(_lemma(w) for w in words if not w.is_punct))
+            subtree.update(_lemma(w) for w in filler.subtree)
+            attached.update(
+                _lemma(w) for c in filler.children if c.dep_ in _ATTACHED for w in c.subtree
+            )
+    return Role(tuple(phrases), frozenset(subtree), frozenset(attached))
 
 
 def _passive(verb: Token) -> bool:
@@ -160,12 +168,22 @@ def _passive(verb: Token) -> bool:
 def _clause(verb: Token) -> Clause:
     children = list(verb.children)
     subjects = [c for c in children if c.dep_ in _SUBJECTS]
-    objects = [c for c in children if c.dep_ == "dobj"]
+    # an object read as an object predicate: "called the senator" (as in "called him a fool")
+    objects = [c for c in children if c.dep_ == "dobj"] or [
+        c for c in children if c.dep_ == "oprd" and c.pos_ in {"NOUN", "PROPN"}
+    ]
     by = [p for c in children if c.dep_ == "agent" for p in c.children if p.dep_ == "pobj"]
+    relative = [c for c in subjects if c.lower_ in _RELATIVE]
+    if relative and len(subjects) > 1 and not objects:
+        # "the senator who the author encouraged", parsed with two subjects: "who" is the object
+        subjects = [c for c in subjects if c not in relative]
+        objects = relative
     passive = _passive(verb)
+    main = all(n.dep_ in {"ROOT", "conj"} for n in (verb, *verb.ancestors))
+    modal = any(c.dep_ == "aux" and c.tag_ == "MD" and c.lower_ != "will" for c in children)
     asserted = _asserted(verb)
     if by and not passive:  # a "by" agent on an active verb: the parse went astray
-        return Clause(_lemma(verb), None, None, asserted)
+        return Clause(_lemma(verb), None, None, asserted, main, modal)
     if not subjects:
         if verb.dep_ in {"relcl", "acl"} and verb.head.pos_ in {"NOUN", "PROPN"}:
             subjects = [verb.head]  # "the student helped by the banker", "the man who left"
@@ -173,56 +191,83 @@ def _clause(verb: Token) -> Clause:
             subjects = [c for c in verb.head.children if c.dep_ in _SUBJECTS]
     subject = _role(subjects) if subjects else None
     if passive:
-        return Clause(_lemma(verb), _role(by) if by else None, subject, asserted)
+        return Clause(_lemma(verb), _role(by) if by else None, subject, asserted, main, modal)
     patient = _role(objects) if objects else None
-    if patient is None and any(c.dep_ == "ccomp" for c in children):
-        patient = Role((), frozenset(), clause=True)
-    return Clause(_lemma(verb), subject, patient, asserted)
+    if patient is None and any(c.dep_ == "ccomp" and c.tag_ in _FINITE for c in children):
+        # a finite clause: "knew the athlete mentioned the actor" (not "helps his son ride")
+        patient = Role((), frozenset(), frozenset(), clause=True)
+    return Clause(_lemma(verb), subject, patient, asserted, main, modal)
+
+
+def _disjoined(node: Token) -> bool:
+    """One of two verbs joined by "or", not under a negation ("cannot approve X or restrict
+    Y" states neither)."""
+    verbs = {"VERB", "AUX"}
+    first = node.head if node.dep_ == "conj" and node.head.pos_ in verbs else node
+    if first.pos_ not in verbs:
+        return False
+    joined = [c for c in first.children if c.dep_ == "conj" and c.pos_ in verbs]
+    said_or = any(c.dep_ == "cc" and c.lower_ == "or" for c in first.children)
+    negated = any(c.dep_ == "neg" for c in first.children)
+    return bool(joined) and said_or and not negated
 
 
 def _asserted(verb: Token) -> bool:
     """Not inside a condition, not beside an "or"."""
     for node in (verb, *verb.ancestors):
-        markers = {c.lower_ for c in node.children if c.dep_ in {"mark", "cc"}}
+        markers = {c.lower_ for c in node.children if c.dep_ == "mark"}
         if node.dep_ == "advcl" and markers & _CONDITIONS:
             return False
-        if "or" in markers and node.pos_ in {"VERB", "AUX"}:
-            return False
-        if node.dep_ == "conj" and any(
-            c.dep_ == "cc" and c.lower_ == "or" for c in node.head.children
-        ):
+        if _disjoined(node):
             return False
     return True
 
 
-def _fills(claimed: Role, stated: Role, claim: Reading, sentence: Reading) -> bool | None:
-    """Whether ``stated`` fills the role as the claim does (None: cannot tell)."""
+def _words(role: Role | None) -> frozenset[str]:
+    return frozenset(w for p in role.phrases for w in p) if role else frozenset()
+
+
+def _fills(
+    claimed: Role, stated: Role, claimed_other: Role | None, occurrence: Clause, other: Role | None
+) -> bool | None:
+    """Whether ``stated`` fills the role as the claim does (None: cannot tell).
+    ``claimed_other`` is the claim's other role, ``other`` the occurrence's."""
     if stated.clause:
         return False
     if all(any(c & s for s in stated.phrases) for c in claimed.phrases):
         return True
-    if all(s <= claim.fillers for s in stated.phrases):
-        return False  # the claim's own words, in other roles
-    if all(c <= stated.scope for c in claimed.phrases):
-        return False  # the claim's filler only qualifies the one stated
-    if all(any(c & s for s in sentence.filler_phrases) for c in claimed.phrases):
-        return False  # the claim's filler has a role of its own in the sentence, not this one
+    if claimed_other and all(any(s & c for c in claimed_other.phrases) for s in stated.phrases):
+        return False  # the claim's own fillers, in swapped roles
+    agent = occurrence.agent
+    elsewhere = (
+        _words(other)
+        | (agent.subtree if agent else frozenset())  # "the scientist near the banker"
+        | stated.attached
+        | (other.attached if other else frozenset())  # "the scientist who called the tourist"
+    )
+    if all(c <= elsewhere for c in claimed.phrases):
+        return False  # the claim's filler has another place in this very clause
     return None
 
 
-def states(claim: Clause, occurrence: Clause, said: Reading, stated: Reading) -> bool | None:
-    """Whether ``occurrence`` states ``claim``'s roles (None: the parse cannot tell)."""
-    if not occurrence.asserted:
-        return False
-    for claimed, filled in ((claim.agent, occurrence.agent), (claim.patient, occurrence.patient)):
+def states(claim: Clause, occurrence: Clause) -> bool | None:
+    """Whether ``occurrence`` states ``claim``'s roles (None: the parse cannot tell). A clause
+    under "if" or beside "or" states nothing, but only a clause with the claim's roles is read
+    as the claim's, and a claim that something can be is not refuted by it."""
+    result = True
+    for claimed, claimed_other, filled, other in (
+        (claim.agent, claim.patient, occurrence.agent, occurrence.patient),
+        (claim.patient, claim.agent, occurrence.patient, occurrence.agent),
+    ):
         if claimed is None or not claimed.phrases:
             continue
         if filled is None:
             return None
-        fills = _fills(claimed, filled, said, stated)
-        if fills is not True:
-            return fills
-    return True
+        fills = _fills(claimed, filled, claimed_other, occurrence, other)
+        if fills is None:
+            return None
+        result = result and fills
+    return result and (occurrence.asserted or claim.modal)
 
 
 def conflicting_roles(parser: ClauseParser, claim: str, sentence: str) -> bool:
@@ -235,9 +280,11 @@ def conflicting_roles(parser: ClauseParser, claim: str, sentence: str) -> bool:
     if not said.content <= stated.content:
         return False  # other words: a paraphrase or more, not the same words in other roles
     for clause in said.clauses:
-        if not clause.asserted or (clause.agent is None and clause.patient is None):
+        if not (clause.main and clause.asserted) or (
+            clause.agent is None and clause.patient is None
+        ):
             continue
         occurrences = [o for o in stated.clauses if o.verb == clause.verb]
-        if occurrences and all(states(clause, o, said, stated) is False for o in occurrences):
+        if occurrences and all(states(clause, o) is False for o in occurrences):
             return True
     return False
