@@ -45,6 +45,8 @@ _CONDITIONS = {"if", "unless", "whether"}
 _PHRASE_PARTS = {"compound", "flat", "nmod", "amod", "poss", "appos"}
 # Clauses attached to a filler: "the actor [who saw the lawyer]", "the student [helped by …]".
 _ATTACHED = {"relcl", "acl"}
+# What qualifies a filler: "near the banker", "next to the banker".
+_MODIFIERS = {"prep", "advmod", "npadvmod"}
 _FINITE = {"VBD", "VBZ", "VBP"}
 _CONTENT = {"NOUN", "PROPN", "VERB", "ADJ", "NUM", "ADV"}
 Phrase = frozenset[str]
@@ -55,11 +57,11 @@ class Role:
     """Who fills one role of a verb: each coordinated phrase, and every word under them."""
 
     phrases: tuple[Phrase, ...]
-    subtree: frozenset[str]
-    """The lemmas of the fillers' whole phrases ("the scientist near the banker")."""
+    modifiers: frozenset[str]
+    """The lemmas of the fillers' prepositional modifiers ("the scientist near the banker")."""
     attached: frozenset[str]
-    """The lemmas of the clauses attached to the fillers ("the scientist who called the
-    tourist")."""
+    """The subjects and objects of the clauses attached to the fillers ("the scientist who
+    called the tourist")."""
     clause: bool = False
     """Filled by a clause ("knew [the athlete mentioned the actor]")."""
 
@@ -135,7 +137,7 @@ def _role(tokens: Sequence[Token]) -> Role | None:
     """The role these tokens fill, with the phrases coordinated with them (None when one is a
     pronoun)."""
     phrases: list[Phrase] = []
-    subtree: set[str] = set()
+    modifiers: set[str] = set()
     attached: set[str] = set()
     for token in tokens:
         for member in _coordinated(token):
@@ -152,11 +154,29 @@ def _role(tokens: Sequence[Token]) -> Role | None:
                 if w.pos_ in {"NOUN", "PROPN"}
             )
             phrases.append(frozenset(_lemma(w) for w in words if not w.is_punct))
-            subtree.update(_lemma(w) for w in filler.subtree)
-            attached.update(
-                _lemma(w) for c in filler.children if c.dep_ in _ATTACHED for w in c.subtree
+            modifiers.update(
+                _lemma(w)
+                for c in filler.children
+                if c.dep_ in _MODIFIERS and c.lower_ != "of"
+                for w in c.subtree
             )
-    return Role(tuple(phrases), frozenset(subtree), frozenset(attached))
+            attached.update(
+                _lemma(p)
+                for c in filler.children
+                if c.dep_ in _ATTACHED
+                for w in _role_words(c)
+                for p in (w, *(x for x in w.children if x.dep_ in _PHRASE_PARTS))
+            )
+    return Role(tuple(phrases), frozenset(modifiers), frozenset(attached))
+
+
+def _role_words(verb: Token) -> Iterator[Token]:
+    """The subjects, objects and "by" phrases of a verb."""
+    for child in verb.children:
+        if child.dep_ in _SUBJECTS or child.dep_ == "dobj":
+            yield child
+        elif child.dep_ == "agent":
+            yield from (p for p in child.children if p.dep_ == "pobj")
 
 
 def _passive(verb: Token) -> bool:
@@ -241,7 +261,7 @@ def _fills(
     agent = occurrence.agent
     elsewhere = (
         _words(other)
-        | (agent.subtree if agent else frozenset())  # "the scientist near the banker"
+        | (agent.modifiers if agent else frozenset())  # "the scientist near the banker"
         | stated.attached
         | (other.attached if other else frozenset())  # "the scientist who called the tourist"
     )
