@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from citation_verifier.judge.clause_roles import ClauseParser, conflicting_roles
+from citation_verifier.judge.clause_roles import ClauseParser, commitment, conflicting_roles
 from citation_verifier.judge.providers import checker_judge
 from citation_verifier.models import Label
 from citation_verifier.passages import split_passages
@@ -116,3 +116,69 @@ def test_the_checker_does_not_support_a_passive_read_as_active() -> None:
     assert swapped.detail == "exact check: clause_roles"
     stated = judge.judge_sync("The managers helped the senators.", split_passages(page))
     assert stated.label == Label.SUPPORTED
+
+
+@pytest.mark.parametrize(
+    ("sentence", "claim"),
+    [
+        ("The minister did not say that taxes would rise next year.", "Taxes will rise next year."),
+        ("Smith believes that the vaccine causes autism.", "The vaccine causes autism."),
+        ("Critics questioned whether the drug reduces mortality.", "The drug reduces mortality."),
+    ],
+)
+def test_a_clause_only_believed_asked_or_said_by_nobody_is_unasserted(
+    parser: ClauseParser, sentence: str, claim: str
+) -> None:
+    assert commitment(parser, claim, sentence) == "unasserted"
+
+
+def test_a_clause_known_even_when_not_known_is_presupposed(parser: ClauseParser) -> None:
+    sentence = "He did not know that the shop had closed."
+    assert commitment(parser, "The shop had closed.", sentence) == "presupposed"
+
+
+@pytest.mark.parametrize(
+    ("sentence", "claim"),
+    [
+        # reported: the page asserts through it
+        ("Officials said that the factory had closed.", "The factory closed."),
+        ("The report found that the drug reduces mortality.", "The drug reduces mortality."),
+        # a denial is left to the negation rules
+        ("Officials denied that the factory had closed.", "The factory closed."),
+        ("The drug reduces mortality.", "The drug reduces mortality."),
+    ],
+)
+def test_a_reported_or_plain_clause_is_held_as_stated(
+    parser: ClauseParser, sentence: str, claim: str
+) -> None:
+    assert commitment(parser, claim, sentence) is None
+
+
+@pytest.mark.parametrize(
+    ("page", "claim", "label", "detail"),
+    [
+        (
+            "The minister did not say that taxes would rise next year. The budget is due in May.",
+            "Taxes will rise next year.",
+            Label.NOT_FOUND,
+            "exact check: commitment",
+        ),
+        (
+            "Critics questioned whether the drug reduces mortality. The trial ended in 2020.",
+            "The drug reduces mortality.",
+            Label.NOT_FOUND,
+            "exact check: commitment",
+        ),
+        (
+            "He did not know that the shop had closed. He went there anyway.",
+            "The shop had closed.",
+            Label.SUPPORTED,
+            None,
+        ),
+    ],
+)
+def test_the_checker_reads_what_the_page_commits_to(
+    page: str, claim: str, label: Label, detail: str | None
+) -> None:
+    judgement = checker_judge(Settings()).judge_sync(claim, split_passages(page))
+    assert (judgement.label, judgement.detail) == (label, detail)

@@ -43,6 +43,7 @@ RULE_CONFIDENCE = 0.9
 """Confidence of a verdict an exact check decided against the model's."""
 EXACT_RULES = (
     "verbatim",
+    "commitment",
     "number_conflict",
     "negated",
     "other_number",
@@ -237,6 +238,11 @@ class CheckerJudge:
         checks = ExactChecks(claim, chunk_sentences(texts), self.parser)
         if "verbatim" in rules and (verbatim := checks.verbatim()) is not None:
             return verbatim
+        held = checks.held_as() if "commitment" in rules and label != Label.NOT_FOUND else None
+        if held == "unasserted":
+            return Finding("commitment", Label.NOT_FOUND, None)
+        if held == "presupposed":  # "did not know that P" does not negate P
+            rules = [r for r in rules if r not in {"negated", "polarity"}]
         conflict = checks.number_conflict() if "number_conflict" in rules else None
         changed = checks.one_change()
         changed = changed if changed is not None and changed.rule in rules else None

@@ -79,6 +79,19 @@ class Clause:
     """The sentence's main verb, or one coordinated with it (not a subordinate clause)."""
     modal: bool = False
     """Said to be possible ("can inherit"), which a clause under "if" does not refute."""
+    frame: Frame | None = None
+    """The verb whose object this clause is ("did not say [that taxes would rise]")."""
+
+
+@dataclass(frozen=True)
+class Frame:
+    """The verb a clause is the object of."""
+
+    verb: str
+    negated: bool
+    """"did not say", "nobody claims"."""
+    mark: str
+    """What introduces the clause: "that", "whether", "if" or nothing."""
 
 
 @dataclass(frozen=True)
@@ -203,7 +216,7 @@ def _clause(verb: Token) -> Clause:
     modal = any(c.dep_ == "aux" and c.tag_ == "MD" and c.lower_ != "will" for c in children)
     asserted = _asserted(verb)
     if by and not passive:  # a "by" agent on an active verb: the parse went astray
-        return Clause(_lemma(verb), None, None, asserted, main, modal)
+        return Clause(_lemma(verb), None, None, asserted, main, modal, _frame(verb))
     if not subjects:
         if verb.dep_ in {"relcl", "acl"} and verb.head.pos_ in {"NOUN", "PROPN"}:
             subjects = [verb.head]  # "the student helped by the banker", "the man who left"
@@ -211,12 +224,33 @@ def _clause(verb: Token) -> Clause:
             subjects = [c for c in verb.head.children if c.dep_ in _SUBJECTS]
     subject = _role(subjects) if subjects else None
     if passive:
-        return Clause(_lemma(verb), _role(by) if by else None, subject, asserted, main, modal)
+        agent = _role(by) if by else None
+        return Clause(_lemma(verb), agent, subject, asserted, main, modal, _frame(verb))
     patient = _role(objects) if objects else None
     if patient is None and any(c.dep_ == "ccomp" and c.tag_ in _FINITE for c in children):
         # a finite clause: "knew the athlete mentioned the actor" (not "helps his son ride")
         patient = Role((), frozenset(), frozenset(), clause=True)
-    return Clause(_lemma(verb), subject, patient, asserted, main, modal)
+    return Clause(_lemma(verb), subject, patient, asserted, main, modal, _frame(verb))
+
+
+def _negated(verb: Token) -> bool:
+    """ "did not say", "nobody claims", "no one thinks"."""
+    for child in verb.children:
+        if child.dep_ == "neg":
+            return True
+        if child.dep_ in _SUBJECTS and (
+            child.lower_ in {"nobody", "none"}
+            or any(d.dep_ == "det" and d.lower_ == "no" for d in child.children)
+        ):
+            return True
+    return False
+
+
+def _frame(verb: Token) -> Frame | None:
+    if verb.dep_ != "ccomp" or verb.head.pos_ not in {"VERB", "AUX"}:
+        return None
+    marks = [c.lower_ for c in verb.children if c.dep_ == "mark"]
+    return Frame(_lemma(verb.head), _negated(verb.head), marks[0] if marks else "")
 
 
 def _disjoined(node: Token) -> bool:
@@ -270,10 +304,9 @@ def _fills(
     return None
 
 
-def states(claim: Clause, occurrence: Clause) -> bool | None:
-    """Whether ``occurrence`` states ``claim``'s roles (None: the parse cannot tell). A clause
-    under "if" or beside "or" states nothing, but only a clause with the claim's roles is read
-    as the claim's, and a claim that something can be is not refuted by it."""
+def _same_roles(claim: Clause, occurrence: Clause) -> bool | None:
+    """Whether ``occurrence`` gives the claim's fillers the claim's roles (None: the parse
+    cannot tell)."""
     result = True
     for claimed, claimed_other, filled, other in (
         (claim.agent, claim.patient, occurrence.agent, occurrence.patient),
@@ -287,7 +320,15 @@ def states(claim: Clause, occurrence: Clause) -> bool | None:
         if fills is None:
             return None
         result = result and fills
-    return result and (occurrence.asserted or claim.modal)
+    return result
+
+
+def states(claim: Clause, occurrence: Clause) -> bool | None:
+    """Whether ``occurrence`` states ``claim``'s roles (None: the parse cannot tell). A clause
+    under "if" or beside "or" states nothing, but only a clause with the claim's roles is read
+    as the claim's, and a claim that something can be is not refuted by it."""
+    same = _same_roles(claim, occurrence)
+    return same and (occurrence.asserted or claim.modal)
 
 
 def conflicting_roles(parser: ClauseParser, claim: str, sentence: str) -> bool:
@@ -308,3 +349,87 @@ def conflicting_roles(parser: ClauseParser, claim: str, sentence: str) -> bool:
         if occurrences and all(states(clause, o) is False for o in occurrences):
             return True
     return False
+
+
+# Verbs whose object clause the page does not assert: believing, hoping, doubting …
+BELIEVING = frozenset(
+    [
+        "believe",
+        "think",
+        "hope",
+        "fear",
+        "suspect",
+        "suppose",
+        "assume",
+        "expect",
+        "wonder",
+        "doubt",
+        "imagine",
+        "speculate",
+        "guess",
+        "predict",
+        "wish",
+    ]
+)
+# … saying, which a page asserts through when it reports it, but not when it says nobody did …
+SAYING = frozenset(
+    [
+        "say",
+        "claim",
+        "state",
+        "report",
+        "announce",
+        "argue",
+        "suggest",
+        "insist",
+        "allege",
+        "assert",
+        "tell",
+        "write",
+        "add",
+        "note",
+        "tweet",
+    ]
+)
+# … and knowing, whose object clause is true even when the verb is negated ("did not know
+# that the shop had closed": it had).
+KNOWING = frozenset(
+    [
+        "know",
+        "realise",
+        "realize",
+        "regret",
+        "discover",
+        "notice",
+        "learn",
+        "forget",
+        "remember",
+        "understand",
+    ]
+)
+
+
+def commitment(parser: ClauseParser, claim: str, sentence: str) -> str | None:
+    """How ``sentence`` holds ``claim`` when it holds it only as the object of another verb:
+    ``"unasserted"`` (believed, hoped, asked "whether", or said by nobody: "did not say that
+    taxes would rise"), ``"presupposed"`` (known, even if not known: "did not know that the
+    shop had closed"), or None (stated, or not held in either way)."""
+    if len(claim.split()) > MAX_CLAIM_WORDS:
+        return None
+    stated = parser.read(sentence)
+    for clause in parser.read(claim).clauses:
+        if not (clause.main and clause.asserted) or clause.frame is not None:
+            continue
+        for occurrence in stated.clauses:
+            frame = occurrence.frame
+            if occurrence.verb != clause.verb or frame is None:
+                continue
+            if not _same_roles(clause, occurrence):
+                continue
+            if frame.mark in {"whether", "if"} or frame.verb in BELIEVING:
+                return "unasserted"
+            if frame.verb in SAYING and frame.negated:
+                return "unasserted"
+            if frame.verb in KNOWING:
+                return "presupposed"
+    return None

@@ -19,6 +19,10 @@ claim with the page's sentence that states its content words (the *aligned* sent
   helped by the managers" against "The senators helped the managers"; "The scientist near the
   banker slept" against "The banker slept"), or the one that has them is under "if" or beside
   an "or" → not_found;
+- ``commitment``: the sentence holds the claim only as what someone believes, hopes or asks
+  ("Critics questioned whether the drug reduces mortality"), or what nobody says ("did not say
+  that taxes would rise") → not_found, whatever the model or a negation rule said; a clause
+  known, even where not known ("did not know that the shop had closed"), is no negation of it;
 - ``verbatim``: the claim is, word for word, a sentence of the passages (or that sentence with
   nothing but a lead-in) → supported with that sentence.
 
@@ -56,7 +60,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from citation_verifier.judge import sentence_diff
-from citation_verifier.judge.clause_roles import ClauseParser, conflicting_roles
+from citation_verifier.judge.clause_roles import ClauseParser, commitment, conflicting_roles
 from citation_verifier.judge.sentence_diff import Alignment, Change
 from citation_verifier.models import Label
 from citation_verifier.quantities import Quantity, quantities, values
@@ -408,6 +412,15 @@ class ExactChecks:
         if inside and self.parser and conflicting_roles(self.parser, self.claim, inside[0].text):
             return Finding("clause_roles", Label.NOT_FOUND, None)
         return None
+
+    def held_as(self) -> str | None:
+        """How the best-aligned sentence holds the claim when only as the object of another
+        verb: "unasserted" (believed, asked "whether", said by nobody) or "presupposed" (known,
+        even when not known); None otherwise (:func:`clause_roles.commitment`)."""
+        aligned = self.aligned(POLARITY_ALIGNED)
+        if not aligned or self.parser is None:
+            return None
+        return commitment(self.parser, self.claim, aligned[0].text)
 
     def polarity(self, quote: str) -> Finding | None:
         """The sentence ``quote`` rests on (the best-aligned sentence inside it) is negated
