@@ -13,6 +13,7 @@ from citation_verifier.evaluate import (
     EvalRow,
     Prediction,
     evaluate_files,
+    exact_check,
     read_rows,
     score,
     stratified_sample,
@@ -92,6 +93,21 @@ def test_balanced_accuracy_macro_f1_and_confusion() -> None:
     assert result.macro_f1 is not None
     assert abs(result.macro_f1 - (f1_sup + f1_con + f1_nf) / 3) < 1e-9
     assert score(preds, three_way=False).macro_f1 is None
+
+
+def test_scores_count_each_exact_check_that_decided_by_gold_and_predicted_label() -> None:
+    preds = [
+        Prediction("a", "contradicted", "contradicted", None, 1.0, "ru", "negated"),
+        Prediction("b", "supported", "not_found", None, 1.0, "ru", "commitment"),
+        Prediction("c", "not_found", "not_found", None, 1.0, "ru", "commitment"),
+        Prediction("d", "supported", "supported", None, 1.0, "ru"),
+    ]
+    assert score(preds, three_way=True).as_json()["exact_checks"] == {
+        "commitment": {"supported->not_found": 1, "not_found->not_found": 1},
+        "negated": {"contradicted->contradicted": 1},
+    }
+    assert exact_check("exact check: negated") == "negated"
+    assert exact_check("internal error while judging: ValueError") is None
 
 
 def test_checkpoint_survives_a_cut_line(tmp_path: Path) -> None:

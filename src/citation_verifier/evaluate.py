@@ -80,6 +80,9 @@ class Prediction:
     seconds: float
     language: str | None = None
     """The claim's language as identified (``None`` in checkpoints written before it was)."""
+    rule: str | None = None
+    """The exact check that decided the verdict, when one did (how often each fires, and how
+    well, is read off the checkpoints)."""
 
 
 def dataset_name(path: Path) -> str:
@@ -161,6 +164,9 @@ class Scores:
     score."""
     languages: dict[str, int] = field(default_factory=dict)
     """Rows per claim language."""
+    exact_checks: dict[str, dict[str, int]] = field(default_factory=dict)
+    """Per exact check that decided rows: how many, by ``gold->predicted`` (how often a rule
+    fires and how well)."""
 
     @property
     def language(self) -> str:
@@ -184,6 +190,7 @@ class Scores:
             "reasons": self.reasons,
             "unsupported_language": self.unsupported,
             "languages": self.languages,
+            "exact_checks": self.exact_checks,
         }
 
 
@@ -219,6 +226,10 @@ def score(predictions: Sequence[Prediction], three_way: bool, skipped: int = 0) 
             f1s.append(0.0 if tp == 0 else 2 * tp / (predicted + actual))
         macro_f1 = sum(f1s) / len(f1s)
     seconds = sorted(p.seconds for p in predictions)
+    fired: dict[str, Counter[str]] = {}
+    for p in predictions:
+        if p.rule is not None:
+            fired.setdefault(p.rule, Counter())[f"{p.gold}->{p.predicted}"] += 1
     return Scores(
         n=len(predictions),
         balanced_accuracy=sum(recalls) / len(recalls) if recalls else 0.0,
@@ -233,6 +244,7 @@ def score(predictions: Sequence[Prediction], three_way: bool, skipped: int = 0) 
         reasons=dict(Counter(p.reason for p in every if p.reason)),
         unsupported=len(every) - len(predictions),
         languages=languages,
+        exact_checks={rule: dict(counts) for rule, counts in sorted(fired.items())},
     )
 
 
@@ -292,7 +304,16 @@ async def predict(verifier: Verifier, row: EvalRow, url: str | None) -> Predicti
         verdict.reason,
         time.perf_counter() - start,
         verdict.claim_language,
+        exact_check(verdict.detail),
     )
+
+
+def exact_check(detail: str | None) -> str | None:
+    """The rule named by a verdict's ``exact check: <rule>`` detail, if any."""
+    prefix = "exact check: "
+    if detail is None or not detail.startswith(prefix):
+        return None
+    return detail.removeprefix(prefix).split()[0].rstrip(";,.")
 
 
 async def evaluate_files(

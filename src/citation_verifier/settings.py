@@ -155,6 +155,11 @@ class Settings(BaseSettings):
         description="Let the checker's exact checks (numbers, polarity, roles, verbatim "
         "sentences; docs/BEHAVIOUR.md) overrule the model where they are exact.",
     )
+    local_judge_russian_checks: bool = Field(
+        default=True,
+        description="Let the embedded LLM's Russian clause checks (commitment, negation, roles "
+        "from a dependency parse; docs/LANGUAGES.md) overrule its supported verdicts.",
+    )
     checker_second_opinion: Literal["none", "local", "provider"] = Field(
         default="none",
         description="Who decides where the checker is unsure: none (the checker alone), local (the "

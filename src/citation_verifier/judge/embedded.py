@@ -12,6 +12,10 @@
    claim (the model calls unrelated claims contradicted), or a sentence about the claim that
    states other numbers than the claim does.
 4. The quote is an evidence sentence copied from the passages: verbatim by construction.
+5. On Russian text, a supported verdict is overruled where a dependency parse shows the evidence
+   holds the claim only as a belief, a question or a supposition (not_found), only with the
+   other polarity (contradicted) or with subject and object swapped (not_found)
+   (:mod:`citation_verifier.judge.russian_clauses`).
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from dataclasses import dataclass
 
 from citation_verifier.judge.base import Judgement
 from citation_verifier.judge.llama import ChatTurn, LabelModel, chatml
+from citation_verifier.judge.russian_clauses import RuFinding, RussianParser, find, is_russian
 from citation_verifier.judge.sentences import (
     ScoredSentence,
     best_sentence,
@@ -199,6 +204,7 @@ class EmbeddedLLMJudge:
         evidence_chars: int = 300,
         rule: DecisionRule | None = None,
         few_shot: bool = True,
+        russian: RussianParser | None = None,
     ) -> None:
         self._embedder = embedder
         self._model = model
@@ -206,6 +212,7 @@ class EmbeddedLLMJudge:
         self._evidence_chars = evidence_chars
         self._rule = rule or DecisionRule()
         self._few_shot = few_shot
+        self._russian = russian
 
     @property
     def name(self) -> str:
@@ -250,6 +257,14 @@ class EmbeddedLLMJudge:
             reading.similarity,
         )
 
+    def overrule(self, claim: str, reading: Reading) -> RuFinding | None:
+        """The Russian clause check that overrules a supported verdict (negated, held only
+        as a belief, roles swapped), or None (:mod:`citation_verifier.judge.russian_clauses`)."""
+        sentences = [s.text for s in reading.evidence]
+        if self._russian is None or not is_russian(claim, *sentences):
+            return None
+        return find(self._russian, claim, sentences)
+
     def judge_sync(self, claim: str, passages: Sequence[Passage]) -> Judgement:
         """The same judgement, on the calling thread."""
         try:
@@ -263,10 +278,15 @@ class EmbeddedLLMJudge:
         quote = None
         if label != Label.NOT_FOUND:
             quote = quote_sentence(reading.evidence, analyse(claim).numbers).text
+        note: str | None = None
+        if label == Label.SUPPORTED and (finding := self.overrule(claim, reading)) is not None:
+            label, note = finding.label, f"exact check: {finding.rule}"
+            quote = finding.sentence if label != Label.NOT_FOUND else None
         return Judgement(
             label,
             quote,
             round(min(1.0, max(0.0, confidence)), 4),
+            detail=note,
             usage=JudgeUsage(
                 calls=int(reading.probabilities is not None),
                 input_tokens=reading.prompt_tokens,

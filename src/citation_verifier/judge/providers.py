@@ -19,6 +19,7 @@ from citation_verifier.judge.llm import LLMOptions
 from citation_verifier.judge.model_file import QWEN_CODER_1_5B, model_path
 from citation_verifier.judge.parts import PartsJudge
 from citation_verifier.judge.routing import ENGLISH_ONLY, LanguageRouter, LazyJudge, Route
+from citation_verifier.judge.russian_clauses import RussianParser
 from citation_verifier.judge.transport import RetryPolicy
 from citation_verifier.retrieve import Embedder, TermsEmbedder
 from citation_verifier.settings import Settings
@@ -102,6 +103,9 @@ def embedded_llm_judge(settings: Settings, embedder: Embedder) -> EmbeddedLLMJud
         model_name=path.name.removesuffix(".gguf"),
         evidence_chars=settings.local_judge_evidence_chars,
         rule=decision_rule(settings),
+        russian=RussianParser()
+        if settings.local_judge_russian_checks and RussianParser.available()
+        else None,
     )
 
 

@@ -1,0 +1,351 @@
+"""Russian clauses: what a page sentence asserts of a claim, read from a dependency parse.
+
+The embedded LLM reads Russian, but like every small model it calls a claim supported when its
+words are on the page: "Он не думает, что цены вырастут" holds every word of "Цены вырастут",
+and "Васю ударил Петя" every word of "Петя ударил Васю" (Russian word order is free, so word
+order says nothing about roles). A parse says which: Natasha's Slovnet syntax model (Universal
+Dependencies relations, with its Navec embeddings; both ship inside the ``natasha`` package, MIT)
+and pymorphy3's lemmas (its dictionary ships in ``pymorphy3-dicts-ru``). Natasha's own Python
+code is not imported: only its model files are read.
+
+For the claim's main clause (its predicate's lemma, subjects, objects and whether it is negated)
+the checks look for clauses of the evidence sentences with the same predicate and arguments that
+do not contradict the claim's (:func:`find`):
+
+- ``commitment``: every such clause is held only as what someone believes, fears or hopes
+  ("думает, что …"), asks ("… ли …"), wishes ("чтобы …"), supposes ("если …", "… бы …"), hedges
+  ("возможно, …", "якобы …", "будто …") or what nobody says ("не говорил, что …"): not_found.
+  Any other frame (known: "знал, что …", even "не знал, что …"; reported: "сообщил, что …")
+  leaves the clause the page's.
+- ``negated``: every asserted such clause has the other polarity ("цены не вырастут" against
+  "цены вырастут"): contradicted, with that sentence as the quote.
+- ``roles``: the predicate is there only with the claim's subject as its object and its object as
+  its subject (both active): not_found.
+
+Anything else decides nothing: the model's verdict stands.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import threading
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from citation_verifier.models import Label
+
+_NAVEC = "emb/navec_news_v1_1B_250K_300d_100q.tar"
+_SYNTAX = "model/slovnet_syntax_news_v1.tar"
+_LEMMA_CACHE = 100_000
+# A claim longer than this is no single clause to compare.
+MAX_CLAIM_WORDS = 40
+# Share of the claim's content lemmas a sentence must hold to be read as holding the claim
+# (a negation or a role swap needs them all: the only difference is then the one it names).
+ABOUT_SHARE = 0.6
+
+# Russian letters no other Cyrillic language writes (ы, э) and letters Russian never writes.
+_RUSSIAN_ONLY = re.compile("[ыэЫЭ]")
+_OTHER_CYRILLIC = re.compile("[іїєґўјљњђћџѓќѕІЇЄҐЎЈЉЊЂЋЏЃЌЅ]")
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+# The verb (or predicate word) a clause is the object of, by lemma.
+BELIEVING = _words(
+    "думать подумать полагать предполагать считать счесть верить поверить надеяться "
+    "понадеяться бояться побояться опасаться подозревать заподозрить сомневаться усомниться "
+    "ожидать казаться показаться представлять представить воображать вообразить мечтать "
+    "хотеть захотеть желать допускать допустить притворяться притвориться мнить уверенный "
+    "убеждённый убежденный уверять уверить гадать спрашивать спросить интересовать "
+    "интересно отрицать опровергать подозрение мнение"
+)
+SAYING = _words(
+    "сказать говорить утверждать заявлять заявить сообщать сообщить писать написать "
+    "рассказывать рассказать объявлять объявить обещать пообещать упоминать упомянуть "
+    "подтверждать подтвердить признавать признать"
+)
+# Words that make the clause they sit in no statement of fact.
+_UNASSERTING_MARKS = _words("ли бы б будто якобы чтобы чтоб если ежели")
+_HEDGES = _words(
+    "возможно вероятно наверное наверно видимо кажется пожалуй предположительно якобы по-видимому"
+)
+_NEGATIONS = frozenset({"не", "ни"})
+_SUBJECTS = {"nsubj"}
+_PASSIVE_SUBJECTS = {"nsubj:pass"}
+_OBJECTS = {"obj", "iobj"}
+_COMPLEMENTS = {"ccomp", "csubj", "xcomp", "parataxis"}
+_NAME_PARTS = {"flat", "flat:name", "flat:foreign", "appos", "compound"}
+_CONTENT_POS = {"NOUN", "PROPN", "VERB", "ADJ", "NUM", "ADV", "X"}
+
+
+def is_russian(*texts: str) -> bool:
+    """Whether ``texts`` are Russian by their letters: Cyrillic with ы or э, none of the letters
+    only Ukrainian, Belarusian, Serbian or Macedonian write (a short claim may have neither,
+    so the page's text is passed with it)."""
+    joined = " ".join(texts)
+    return bool(_RUSSIAN_ONLY.search(joined)) and not _OTHER_CYRILLIC.search(joined)
+
+
+@dataclass(frozen=True)
+class RuClause:
+    """One predicate of a sentence and what the parse says about it."""
+
+    lemma: str
+    subjects: frozenset[str]
+    objects: frozenset[str]
+    negated: bool
+    asserted: bool
+    """Stated as fact or known: not believed, asked, wished, supposed, hedged or unsaid."""
+    passive: bool
+    pronoun_subject: bool
+    """Its subject is a pronoun (or absent): it may be anyone the claim names."""
+
+
+@dataclass(frozen=True)
+class RuReading:
+    """A text's clauses (those whose head is a predicate) and its content lemmas."""
+
+    clauses: tuple[RuClause, ...]
+    main: RuClause | None
+    """The root clause (None: the parse has no predicate root)."""
+    content: frozenset[str]
+
+
+@dataclass(frozen=True)
+class RuFinding:
+    """A check that decides: its name, label and the sentence that shows it."""
+
+    rule: str
+    label: Label
+    sentence: str
+
+
+@dataclass(frozen=True)
+class _Token:
+    id: int
+    text: str
+    head: int
+    rel: str
+    lemma: str
+    pos: str
+
+
+class RussianParser:
+    """Slovnet's syntax model and pymorphy3, loaded on first use (about 3 s) and shared by
+    threads (:meth:`available` says whether they are installed)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._loaded: tuple[Any, Any] | None = None
+        self._lemmas: dict[str, tuple[str, str]] = {}
+
+    @staticmethod
+    def available() -> bool:
+        """Whether natasha's model files, slovnet and pymorphy3 are installed."""
+        return all(
+            importlib.util.find_spec(name) is not None
+            for name in ("natasha", "slovnet", "navec", "pymorphy3", "razdel")
+        )
+
+    def _load(self) -> tuple[Any, Any]:
+        with self._lock:
+            if self._loaded is None:
+                import pymorphy3
+                from navec import Navec
+                from slovnet import Syntax
+
+                spec = importlib.util.find_spec("natasha")
+                assert spec is not None and spec.submodule_search_locations
+                data = Path(next(iter(spec.submodule_search_locations))) / "data"
+                syntax = Syntax.load(str(data / _SYNTAX))
+                syntax.navec(Navec.load(str(data / _NAVEC)))
+                self._loaded = (syntax, pymorphy3.MorphAnalyzer())
+        return self._loaded
+
+    def _lemma(self, morph: Any, word: str) -> tuple[str, str]:
+        key = word.lower()
+        if key not in self._lemmas:
+            if len(self._lemmas) >= _LEMMA_CACHE:  # a long-running service reads many words
+                self._lemmas.clear()
+            parse = morph.parse(key)[0]
+            self._lemmas[key] = (parse.normal_form.replace("ё", "е"), str(parse.tag.POS or ""))
+        return self._lemmas[key]
+
+    def tokens(self, text: str) -> list[_Token]:
+        """``text``'s tokens with their heads, relations and lemmas."""
+        from razdel import tokenize
+
+        syntax, morph = self._load()
+        words = [t.text for t in tokenize(text)][:200]
+        if not words:
+            return []
+        parsed = syntax(words).tokens
+        out = []
+        for token in parsed:
+            lemma, pos = self._lemma(morph, token.text)
+            out.append(_Token(int(token.id), token.text, int(token.head_id), token.rel, lemma, pos))
+        return out
+
+    def read(self, text: str) -> RuReading:
+        """The clauses of ``text`` (one sentence)."""
+        return _reading(self.tokens(text))
+
+
+def _children(tokens: Sequence[_Token], head: int) -> list[_Token]:
+    return [t for t in tokens if t.head == head]
+
+
+def _phrase(tokens: Sequence[_Token], token: _Token) -> set[str]:
+    """A filler's lemma and those of the names joined to it ("Владимир Путин")."""
+    return {token.lemma} | {c.lemma for c in _children(tokens, token.id) if c.rel in _NAME_PARTS}
+
+
+def _negated(tokens: Sequence[_Token], head: int) -> bool:
+    return any(c.lemma in _NEGATIONS for c in _children(tokens, head))
+
+
+def _own_status(tokens: Sequence[_Token], head: _Token) -> bool:
+    """Whether the clause headed by ``head`` is asserted by its own words and its frame."""
+    children = _children(tokens, head.id)
+    if any(c.lemma in _UNASSERTING_MARKS or c.text.lower() in _UNASSERTING_MARKS for c in children):
+        return False
+    if any(c.text.lower() in _HEDGES for c in children if c.rel != "nsubj"):
+        return False
+    if head.rel in _COMPLEMENTS:
+        frame = next((t for t in tokens if t.id == head.head), None)
+        if frame is not None:
+            if frame.lemma in BELIEVING:
+                return False
+            if frame.lemma in SAYING and _negated(tokens, frame.id):
+                return False
+    return True
+
+
+def _asserted(tokens: Sequence[_Token], head: _Token) -> bool:
+    """Asserted here and in every clause above it (a conjunct shares its first's frame)."""
+    by_id = {t.id: t for t in tokens}
+    seen: set[int] = set()
+    current: _Token | None = head
+    while current is not None and current.id not in seen:
+        seen.add(current.id)
+        if current.rel != "conj" and not _own_status(tokens, current):
+            return False
+        if current.rel == "conj":
+            marks = _children(tokens, current.id)
+            if any(c.lemma in _UNASSERTING_MARKS for c in marks):
+                return False
+        if current.rel in {"root", ""} or current.head == 0:
+            break
+        if current.rel in _COMPLEMENTS | {"advcl", "conj"}:
+            current = by_id.get(current.head)
+            continue
+        break
+    return True
+
+
+def _is_predicate(tokens: Sequence[_Token], token: _Token) -> bool:
+    if token.pos in {"VERB", "INFN", "PRTS", "ADJS", "PRED"} and token.rel != "amod":
+        return True
+    return token.rel in {"root", "ccomp", "csubj", "conj", "advcl", "parataxis"} and any(
+        c.rel in _SUBJECTS | _PASSIVE_SUBJECTS for c in _children(tokens, token.id)
+    )
+
+
+def _reading(tokens: Sequence[_Token]) -> RuReading:
+    clauses = []
+    main = None
+    for token in tokens:
+        if not _is_predicate(tokens, token):
+            continue
+        children = _children(tokens, token.id)
+        subjects: set[str] = set()
+        objects: set[str] = set()
+        pronoun = True
+        passive = False
+        for child in children:
+            if child.rel in _SUBJECTS:
+                subjects |= _phrase(tokens, child)
+                pronoun = pronoun and child.pos in {"NPRO", ""}
+            elif child.rel in _PASSIVE_SUBJECTS:
+                passive = True
+                objects |= _phrase(tokens, child)
+            elif child.rel in _OBJECTS:
+                objects |= _phrase(tokens, child)
+        clause = RuClause(
+            lemma=token.lemma,
+            subjects=frozenset(subjects),
+            objects=frozenset(objects),
+            negated=_negated(tokens, token.id),
+            asserted=_asserted(tokens, token),
+            passive=passive,
+            pronoun_subject=pronoun,
+        )
+        clauses.append(clause)
+        if token.head == 0 and main is None:
+            main = clause
+    content = frozenset(
+        t.lemma for t in tokens if t.pos not in {"NPRO", "PREP", "CONJ", "PRCL", "INTJ", ""}
+    )
+    return RuReading(tuple(clauses), main, content)
+
+
+def _overlap(claimed: frozenset[str], stated: frozenset[str]) -> bool:
+    return not claimed or not stated or bool(claimed & stated)
+
+
+def _same_arguments(claim: RuClause, other: RuClause) -> bool:
+    """No role both fill with different words (a pronoun or a dropped subject may be anyone)."""
+    subjects = other.pronoun_subject or _overlap(claim.subjects, other.subjects)
+    return subjects and _overlap(claim.objects, other.objects)
+
+
+def _swapped(claim: RuClause, other: RuClause) -> bool:
+    if claim.passive or other.passive or not (claim.subjects and claim.objects):
+        return False
+    return bool(
+        claim.subjects & other.objects
+        and claim.objects & other.subjects
+        and not claim.subjects & other.subjects
+    )
+
+
+def find(parser: RussianParser, claim: str, sentences: Iterable[str]) -> RuFinding | None:
+    """The check that decides ``claim`` against the evidence ``sentences`` (module docstring),
+    or None when none does."""
+    if len(claim.split()) > MAX_CLAIM_WORDS:
+        return None
+    claimed = parser.read(claim)
+    main = claimed.main
+    if main is None or not main.asserted or not claimed.content:
+        return None
+    negated: list[str] = []
+    held: list[str] = []
+    swapped: list[str] = []
+    for sentence in sentences:
+        reading = parser.read(sentence)
+        share = len(claimed.content & reading.content) / len(claimed.content)
+        for clause in reading.clauses:
+            if clause.lemma != main.lemma:
+                continue
+            if not _same_arguments(main, clause):
+                if share == 1.0 and _swapped(main, clause):
+                    swapped.append(sentence)
+            elif not clause.asserted:
+                if share >= ABOUT_SHARE:
+                    held.append(sentence)
+            elif clause.negated == main.negated:
+                return None  # stated somewhere: the model's verdict stands
+            elif share == 1.0:
+                negated.append(sentence)
+    if negated:
+        return RuFinding("negated", Label.CONTRADICTED, negated[0])
+    if held:
+        return RuFinding("commitment", Label.NOT_FOUND, held[0])
+    if swapped:
+        return RuFinding("roles", Label.NOT_FOUND, swapped[0])
+    return None

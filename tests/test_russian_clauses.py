@@ -1,0 +1,156 @@
+"""Russian clauses: what a page sentence asserts of a claim, from Slovnet's parse
+(judge/russian_clauses.py). Word overlap is not support in Russian either."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from citation_verifier.demo.loopback import LoopbackSite, Page, Route
+from citation_verifier.judge.embedded import EmbeddedLLMJudge, Reading, select_evidence
+from citation_verifier.judge.providers import embedded_llm_judge, local_llm_installed
+from citation_verifier.judge.russian_clauses import RussianParser, find, is_russian
+from citation_verifier.judge.sentences import score_sentences
+from citation_verifier.models import Label
+from citation_verifier.passages import split_passages
+from citation_verifier.pipeline import verify
+from citation_verifier.retrieve import TermsEmbedder
+from citation_verifier.settings import Settings
+
+pytestmark = pytest.mark.skipif(
+    not RussianParser.available(), reason="the Russian parser (local-llm extra) is missing"
+)
+
+
+@pytest.fixture(scope="module")
+def parser() -> RussianParser:
+    return RussianParser()
+
+
+def _rule(parser: RussianParser, claim: str, sentence: str) -> str | None:
+    finding = find(parser, claim, [sentence])
+    return None if finding is None else f"{finding.rule}:{finding.label.value}"
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Эксперты полагают, что цены вырастут в следующем году.",
+        "Министр не сказал, что цены вырастут.",
+        "Все опасаются, что цены вырастут.",
+        "Никто не знает, вырастут ли цены.",
+        "Если цены вырастут, спрос упадёт.",
+        "Возможно, цены вырастут.",
+        "Говорят, будто цены вырастут.",
+        "Правительство хочет, чтобы цены выросли.",
+        "Цены выросли бы, если бы не субсидии.",
+    ],
+)
+def test_a_claim_held_only_as_a_belief_a_question_or_a_supposition_is_not_found(
+    parser: RussianParser, sentence: str
+) -> None:
+    assert _rule(parser, "Цены вырастут.", sentence) == "commitment:not_found"
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Министр сказал, что цены вырастут.",
+        "Эксперты знают, что цены вырастут.",
+        "Аналитики не знали, что цены вырастут.",
+        "В следующем году цены вырастут.",
+    ],
+)
+def test_a_claim_stated_reported_or_known_is_left_to_the_model(
+    parser: RussianParser, sentence: str
+) -> None:
+    assert _rule(parser, "Цены вырастут.", sentence) is None
+
+
+def test_a_negated_predicate_contradicts_with_the_negating_sentence_as_quote(
+    parser: RussianParser,
+) -> None:
+    sentence = "Исследования показали, что витамин C не предотвращает простуду."
+    finding = find(parser, "Витамин C предотвращает простуду.", ["Он кислый.", sentence])
+    assert finding is not None and finding.rule == "negated"
+    assert finding.label == Label.CONTRADICTED and finding.sentence == sentence
+    claim = "Москва не является столицей Франции."
+    assert _rule(parser, claim, "Москва является столицей России.") is None  # other words
+    assert _rule(parser, claim, "Москва не является столицей Франции.") is None
+
+
+def test_negation_elsewhere_in_the_page_does_not_outweigh_a_stated_clause(
+    parser: RussianParser,
+) -> None:
+    sentences = ["Витамин C не лечит простуду.", "Витамин C предотвращает простуду у спортсменов."]
+    assert find(parser, "Витамин C предотвращает простуду.", sentences) is None
+
+
+def test_swapped_subject_and_object_are_not_found_whatever_the_word_order(
+    parser: RussianParser,
+) -> None:
+    claim = "Петя ударил Васю."
+    assert _rule(parser, claim, "Вася ударил Петю.") == "roles:not_found"
+    assert _rule(parser, claim, "Петю ударил Вася.") == "roles:not_found"
+    assert _rule(parser, claim, "Васю ударил Петя.") is None  # the same roles, other order
+
+
+def test_a_claim_that_is_itself_a_belief_or_too_long_is_not_checked(parser: RussianParser) -> None:
+    belief = "Эксперты полагают, что цены вырастут."
+    assert _rule(parser, "Возможно, цены вырастут.", belief) is None
+    long_claim = " ".join(["Цены вырастут"] * 30) + "."
+    assert find(parser, long_claim, [belief]) is None
+
+
+def test_russian_is_told_by_its_letters_from_other_cyrillic_languages() -> None:
+    assert is_russian("Цены вырастут.", "Эксперты полагают, что цены вырастут.")
+    assert not is_russian("Ціни зростуть.", "Експерти вважають, що ціни зростуть.")  # Ukrainian
+    assert not is_russian("Prices will rise.")
+
+
+def _reading(claim: str, text: str) -> Reading:
+    scored = score_sentences(claim, split_passages(text, 400), TermsEmbedder())
+    return Reading(select_evidence(scored, 300), None, 1.0, 0)
+
+
+def test_the_embedded_judge_overrules_supported_only_with_the_checks_on() -> None:
+    page = "Цены на хлеб обсуждали весь год. Министр не сказал, что цены вырастут."
+    claim = "Цены вырастут."
+    on = embedded_llm_judge(Settings(), TermsEmbedder())
+    finding = on.overrule(claim, _reading(claim, page))
+    assert finding is not None and finding.rule == "commitment"
+    off = embedded_llm_judge(Settings(local_judge_russian_checks=False), TermsEmbedder())
+    assert isinstance(off, EmbeddedLLMJudge) and off.overrule(claim, _reading(claim, page)) is None
+    english = "The minister did not say that prices would rise."
+    assert on.overrule("Prices will rise.", _reading("Prices will rise.", english)) is None
+
+
+VITAMIN_PAGE = (
+    "<!doctype html><html lang='ru'><head><title>Витамин C</title></head><body><article>"
+    "<h1>Витамин C и простуда</h1>"
+    "<p>Витамин C нужен организму для синтеза коллагена. Человек не может синтезировать его "
+    "сам и получает его с пищей.</p>"
+    "<p>Крупные исследования показали, что витамин C не предотвращает простуду у большинства "
+    "людей. У спортсменов он немного сокращает её длительность.</p>"
+    "</article></body></html>"
+)
+
+
+@pytest.mark.skipif(not local_llm_installed(Settings()), reason="the embedded LLM is missing")
+@pytest.mark.timeout(900)
+async def test_a_russian_claim_the_page_negates_is_not_supported(
+    serve: Callable[[dict[str, Route]], LoopbackSite],
+) -> None:
+    site = serve({"/c": Page(VITAMIN_PAGE)})
+    settings = Settings(
+        allow_private_urls=True,
+        judge_provider="checker",
+        audit_enabled=False,
+        language_judge="auto",
+    )
+    result = await verify("Витамин C предотвращает простуду.", [site.url("/c")], settings)
+    citation = result.citations[0]
+    assert citation.label != Label.SUPPORTED, citation
+    assert citation.claim_language == "ru" and citation.judge is not None
+    assert citation.judge.startswith("local/")
