@@ -13,11 +13,11 @@ from citation_verifier.evaluate import (
     EvalRow,
     Prediction,
     evaluate_files,
-    exact_check,
     read_rows,
     score,
     stratified_sample,
 )
+from citation_verifier.judge.base import exact_check_detail, exact_check_rule
 from citation_verifier.models import Label
 from citation_verifier.retrieve import MiniLMEmbedder
 from citation_verifier.settings import Settings
@@ -106,8 +106,8 @@ def test_scores_count_each_exact_check_that_decided_by_gold_and_predicted_label(
         "commitment": {"supported->not_found": 1, "not_found->not_found": 1},
         "negated": {"contradicted->contradicted": 1},
     }
-    assert exact_check("exact check: negated") == "negated"
-    assert exact_check("internal error while judging: ValueError") is None
+    assert exact_check_rule(exact_check_detail("negated")) == "negated"
+    assert exact_check_rule("internal error while judging: ValueError") is None
 
 
 def test_checkpoint_survives_a_cut_line(tmp_path: Path) -> None:

@@ -24,6 +24,7 @@ from typing import Any
 
 from citation_verifier.demo.loopback import LoopbackSite, Page
 from citation_verifier.fetch.policy import Document
+from citation_verifier.judge.base import exact_check_rule
 from citation_verifier.models import FAILURES, Label, Reason
 from citation_verifier.pipeline import build_verifier
 from citation_verifier.settings import Settings
@@ -304,16 +305,8 @@ async def predict(verifier: Verifier, row: EvalRow, url: str | None) -> Predicti
         verdict.reason,
         time.perf_counter() - start,
         verdict.claim_language,
-        exact_check(verdict.detail),
+        exact_check_rule(verdict.detail),
     )
-
-
-def exact_check(detail: str | None) -> str | None:
-    """The rule named by a verdict's ``exact check: <rule>`` detail, if any."""
-    prefix = "exact check: "
-    if detail is None or not detail.startswith(prefix):
-        return None
-    return detail.removeprefix(prefix).split()[0].rstrip(";,.")
 
 
 async def evaluate_files(

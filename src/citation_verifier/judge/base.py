@@ -11,6 +11,21 @@ from citation_verifier.models import Label
 from citation_verifier.passages import Passage
 
 JUDGE_LABELS = frozenset({Label.SUPPORTED, Label.CONTRADICTED, Label.NOT_FOUND})
+RULE_CONFIDENCE = 0.9
+"""The confidence of a verdict an exact check gave instead of the model."""
+_EXACT_CHECK = "exact check: "
+
+
+def exact_check_detail(rule: str) -> str:
+    """The ``detail`` of a verdict the exact check ``rule`` decided."""
+    return f"{_EXACT_CHECK}{rule}"
+
+
+def exact_check_rule(detail: str | None) -> str | None:
+    """The exact check a verdict's ``detail`` names (:func:`exact_check_detail`), if any."""
+    if detail is None or not detail.startswith(_EXACT_CHECK):
+        return None
+    return detail.removeprefix(_EXACT_CHECK).split()[0].rstrip(";,.")
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from citation_verifier.judge.base import Judgement
+from citation_verifier.judge.base import RULE_CONFIDENCE, Judgement, exact_check_detail
 from citation_verifier.judge.checker_model import PairScorer, Probabilities, calibrated
 from citation_verifier.judge.clause_roles import ClauseParser
 from citation_verifier.judge.exact_checks import ExactChecks, Finding, Sentence
@@ -39,8 +39,6 @@ from citation_verifier.passages import Passage
 from citation_verifier.terms import analyse, coverage
 
 _SUPPORTED, _CONTRADICTED = 0, 1
-RULE_CONFIDENCE = 0.9
-"""Confidence of a verdict an exact check decided against the model's."""
 EXACT_RULES = (
     "verbatim",
     "commitment",
@@ -212,7 +210,7 @@ class CheckerJudge:
         finding = self.overrule(claim, texts, label, quote) if self.exact_checks else None
         detail = None
         if finding is not None:
-            detail = f"exact check: {finding.rule}"
+            detail = exact_check_detail(finding.rule)
             if finding.label == label:  # the same verdict, shown by the rule's sentence
                 quote = finding.sentence.text if finding.sentence else quote
             else:

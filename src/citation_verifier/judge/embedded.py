@@ -24,7 +24,7 @@ import asyncio
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from citation_verifier.judge.base import Judgement
+from citation_verifier.judge.base import RULE_CONFIDENCE, Judgement, exact_check_detail
 from citation_verifier.judge.llama import ChatTurn, LabelModel, chatml
 from citation_verifier.judge.russian_clauses import RuFinding, RussianParser, find, is_russian
 from citation_verifier.judge.sentences import (
@@ -280,8 +280,9 @@ class EmbeddedLLMJudge:
             quote = quote_sentence(reading.evidence, analyse(claim).numbers).text
         note: str | None = None
         if label == Label.SUPPORTED and (finding := self.overrule(claim, reading)) is not None:
-            label, note = finding.label, f"exact check: {finding.rule}"
+            label, note = finding.label, exact_check_detail(finding.rule)
             quote = finding.sentence if label != Label.NOT_FOUND else None
+            confidence = RULE_CONFIDENCE
         return Judgement(
             label,
             quote,

@@ -80,7 +80,6 @@ _PASSIVE_SUBJECTS = {"nsubj:pass"}
 _OBJECTS = {"obj", "iobj"}
 _COMPLEMENTS = {"ccomp", "csubj", "xcomp", "parataxis"}
 _NAME_PARTS = {"flat", "flat:name", "flat:foreign", "appos", "compound"}
-_CONTENT_POS = {"NOUN", "PROPN", "VERB", "ADJ", "NUM", "ADV", "X"}
 
 
 def is_russian(*texts: str) -> bool:
@@ -196,92 +195,94 @@ class RussianParser:
         return _reading(self.tokens(text))
 
 
-def _children(tokens: Sequence[_Token], head: int) -> list[_Token]:
-    return [t for t in tokens if t.head == head]
+class _Tree:
+    """A parsed sentence: its tokens, by id and by head."""
+
+    def __init__(self, tokens: Sequence[_Token]) -> None:
+        self.tokens = tokens
+        self.by_id = {t.id: t for t in tokens}
+        self._children: dict[int, list[_Token]] = {}
+        for token in tokens:
+            self._children.setdefault(token.head, []).append(token)
+
+    def children(self, head: int) -> list[_Token]:
+        return self._children.get(head, [])
+
+    def phrase(self, token: _Token) -> set[str]:
+        """A filler's lemma and those of the names joined to it ("Владимир Путин")."""
+        names = {c.lemma for c in self.children(token.id) if c.rel in _NAME_PARTS}
+        return {token.lemma} | names
+
+    def negated(self, head: int) -> bool:
+        return any(c.lemma in _NEGATIONS for c in self.children(head))
 
 
-def _phrase(tokens: Sequence[_Token], token: _Token) -> set[str]:
-    """A filler's lemma and those of the names joined to it ("Владимир Путин")."""
-    return {token.lemma} | {c.lemma for c in _children(tokens, token.id) if c.rel in _NAME_PARTS}
-
-
-def _negated(tokens: Sequence[_Token], head: int) -> bool:
-    return any(c.lemma in _NEGATIONS for c in _children(tokens, head))
-
-
-def _own_status(tokens: Sequence[_Token], head: _Token) -> bool:
+def _own_status(tree: _Tree, head: _Token) -> bool:
     """Whether the clause headed by ``head`` is asserted by its own words and its frame."""
-    children = _children(tokens, head.id)
+    children = tree.children(head.id)
     if any(c.lemma in _UNASSERTING_MARKS or c.text.lower() in _UNASSERTING_MARKS for c in children):
         return False
+    if head.rel == "conj":  # hedges and frames are its first conjunct's
+        return True
     if any(c.text.lower() in _HEDGES for c in children if c.rel != "nsubj"):
         return False
-    if head.rel in _COMPLEMENTS:
-        frame = next((t for t in tokens if t.id == head.head), None)
-        if frame is not None:
-            if frame.lemma in BELIEVING:
-                return False
-            if frame.lemma in SAYING and _negated(tokens, frame.id):
-                return False
+    frame = tree.by_id.get(head.head) if head.rel in _COMPLEMENTS else None
+    if frame is not None:
+        if frame.lemma in BELIEVING:
+            return False
+        if frame.lemma in SAYING and tree.negated(frame.id):
+            return False
     return True
 
 
-def _asserted(tokens: Sequence[_Token], head: _Token) -> bool:
+def _asserted(tree: _Tree, head: _Token) -> bool:
     """Asserted here and in every clause above it (a conjunct shares its first's frame)."""
-    by_id = {t.id: t for t in tokens}
     seen: set[int] = set()
     current: _Token | None = head
     while current is not None and current.id not in seen:
         seen.add(current.id)
-        if current.rel != "conj" and not _own_status(tokens, current):
+        if not _own_status(tree, current):
             return False
-        if current.rel == "conj":
-            marks = _children(tokens, current.id)
-            if any(c.lemma in _UNASSERTING_MARKS for c in marks):
-                return False
-        if current.rel in {"root", ""} or current.head == 0:
+        if current.head == 0 or current.rel not in _COMPLEMENTS | {"advcl", "conj"}:
             break
-        if current.rel in _COMPLEMENTS | {"advcl", "conj"}:
-            current = by_id.get(current.head)
-            continue
-        break
+        current = tree.by_id.get(current.head)
     return True
 
 
-def _is_predicate(tokens: Sequence[_Token], token: _Token) -> bool:
+def _is_predicate(tree: _Tree, token: _Token) -> bool:
     if token.pos in {"VERB", "INFN", "PRTS", "ADJS", "PRED"} and token.rel != "amod":
         return True
     return token.rel in {"root", "ccomp", "csubj", "conj", "advcl", "parataxis"} and any(
-        c.rel in _SUBJECTS | _PASSIVE_SUBJECTS for c in _children(tokens, token.id)
+        c.rel in _SUBJECTS | _PASSIVE_SUBJECTS for c in tree.children(token.id)
     )
 
 
 def _reading(tokens: Sequence[_Token]) -> RuReading:
+    tree = _Tree(tokens)
     clauses = []
     main = None
     for token in tokens:
-        if not _is_predicate(tokens, token):
+        if not _is_predicate(tree, token):
             continue
-        children = _children(tokens, token.id)
         subjects: set[str] = set()
         objects: set[str] = set()
         pronoun = True
         passive = False
-        for child in children:
+        for child in tree.children(token.id):
             if child.rel in _SUBJECTS:
-                subjects |= _phrase(tokens, child)
+                subjects |= tree.phrase(child)
                 pronoun = pronoun and child.pos in {"NPRO", ""}
             elif child.rel in _PASSIVE_SUBJECTS:
                 passive = True
-                objects |= _phrase(tokens, child)
+                objects |= tree.phrase(child)
             elif child.rel in _OBJECTS:
-                objects |= _phrase(tokens, child)
+                objects |= tree.phrase(child)
         clause = RuClause(
             lemma=token.lemma,
             subjects=frozenset(subjects),
             objects=frozenset(objects),
-            negated=_negated(tokens, token.id),
-            asserted=_asserted(tokens, token),
+            negated=tree.negated(token.id),
+            asserted=_asserted(tree, token),
             passive=passive,
             pronoun_subject=pronoun,
         )
