@@ -449,11 +449,11 @@ def _sentences(raw: str) -> Iterator[tuple[str, str, list[_Cite]]]:
 def _claim(skeleton: str, codes: Sequence[str]) -> str:
     """The sentence as plain text: markers gone, Markdown markup rendered away."""
     text = _POINTER.sub("", skeleton).replace(CITE, "")
-    plain = _plain(text)
-    for code in codes:
-        if CODE not in plain:
-            break
-        plain = plain.replace(CODE, code.strip("`").strip(), 1)
+    # One split, not a replace per code span: that rescans the text each time (quadratic).
+    parts = _plain(text).split(CODE)
+    spans = [code.strip("`").strip() for code in codes[: len(parts) - 1]]
+    spans += [CODE] * (len(parts) - 1 - len(spans))
+    plain = "".join(part + span for part, span in zip(parts, [*spans, ""], strict=True))
     plain = re.sub(r"\(\s*\)", "", plain)
     plain = re.sub(r"\s+", " ", plain).strip()
     return re.sub(r"\s+([.,;:!?…)\]])", r"\1", plain)
