@@ -56,6 +56,44 @@ def test_a_claim_held_only_as_a_belief_a_question_or_a_supposition_is_not_found(
 @pytest.mark.parametrize(
     "sentence",
     [
+        "Жильцы пытались закрыть завод.",
+        "Мэр потребовал закрыть завод.",
+        "Прокуратура должна закрыть завод.",
+        "Власти могут закрыть завод.",
+        "Депутаты предложили закрыть завод.",
+        "Власти отказались закрыть завод.",
+        "Разве власти закрыли завод?",
+    ],
+)
+def test_a_deed_only_tried_asked_for_possible_or_due_is_not_found(
+    parser: RussianParser, sentence: str
+) -> None:
+    assert _rule(parser, "Власти закрыли завод.", sentence) == "commitment:not_found"
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Власти смогли закрыть завод.",
+        "Властям удалось закрыть завод.",
+        "Стоит отметить, что власти закрыли завод.",
+        "Можно сказать, что власти закрыли завод.",
+    ],
+)
+def test_a_deed_managed_or_a_statement_introduced_by_a_modal_is_left_to_the_model(
+    parser: RussianParser, sentence: str
+) -> None:
+    assert _rule(parser, "Власти закрыли завод.", sentence) is None
+
+
+def test_what_one_cannot_say_is_not_found(parser: RussianParser) -> None:
+    sentence = "Мы не можем сказать, что власти закрыли завод."
+    assert _rule(parser, "Власти закрыли завод.", sentence) == "commitment:not_found"
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
         "Министр сказал, что цены вырастут.",
         "Эксперты знают, что цены вырастут.",
         "Аналитики не знали, что цены вырастут.",

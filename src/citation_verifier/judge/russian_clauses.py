@@ -13,9 +13,12 @@ the checks look for clauses of the evidence sentences with the same predicate an
 do not contradict the claim's (:func:`find`):
 
 - ``commitment``: every such clause is held only as what someone believes, fears or hopes
-  ("думает, что …"), asks ("… ли …"), wishes ("чтобы …"), supposes ("если …", "… бы …"), hedges
-  ("возможно, …", "якобы …", "будто …") or what nobody says ("не говорил, что …"): not_found.
-  Any other frame (known: "знал, что …", even "не знал, что …"; reported: "сообщил, что …")
+  ("думает, что …"), asks ("… ли …", "разве …"), wishes ("чтобы …"), supposes ("если …",
+  "… бы …"), hedges ("возможно, …", "якобы …", "будто …") or what nobody says ("не говорил,
+  что …"), or as a deed only tried, meant, asked for, possible or due ("пытались закрыть",
+  "потребовал закрыть", "должна проверить", "может вызывать"): not_found. Any other frame
+  (known: "знал, что …", even "не знал, что …"; reported: "сообщил, что …"; managed: "смогли
+  закрыть", "удалось закрыть"; a modal that introduces a statement: "стоит отметить, что …")
   leaves the clause the page's.
 - ``negated``: every asserted such clause has the other polarity ("цены не вырастут" against
   "цены вырастут"): contradicted, with that sentence as the quote.
@@ -62,15 +65,30 @@ BELIEVING = _words(
     "ожидать казаться показаться представлять представить воображать вообразить мечтать "
     "хотеть захотеть желать допускать допустить притворяться притвориться мнить уверенный "
     "убеждённый убежденный уверять уверить гадать спрашивать спросить интересовать "
-    "интересно отрицать опровергать подозрение мнение"
+    "интересно отрицать опровергать подозрение мнение обманываться обмануться ошибаться "
+    "ошибиться заблуждаться"
+)
+# Words whose infinitive is only meant, tried, asked for, possible or due ("пытались скрыть",
+# "требовал убрать", "должна проверить", "может вызывать"): none says it was done. The
+# implicatives that do ("смог", "удалось", "успел") are not here.
+INTENDING = _words(
+    "собираться собраться намереваться намеренный планировать запланировать пытаться "
+    "попытаться стараться постараться требовать потребовать просить попросить предлагать "
+    "предложить велеть приказать приказывать поручить поручать настаивать настоять умолять "
+    "призывать призвать советовать посоветовать рекомендовать порекомендовать обещать "
+    "пообещать отказаться отказываться готовый мочь должный нужно надо необходимо можно "
+    "следовать стоить хотеться"
 )
 SAYING = _words(
     "сказать говорить утверждать заявлять заявить сообщать сообщить писать написать "
     "рассказывать рассказать объявлять объявить обещать пообещать упоминать упомянуть "
-    "подтверждать подтвердить признавать признать"
+    "подтверждать подтвердить признавать признать отметить отмечать подчеркнуть подчёркивать "
+    "подчеркивать заметить замечать напомнить напоминать"
 )
 # Words that make the clause they sit in no statement of fact.
-_UNASSERTING_MARKS = _words("ли бы б будто якобы чтобы чтоб если ежели")
+_UNASSERTING_MARKS = _words("ли разве неужели бы б будто якобы чтобы чтоб если ежели")
+# A sentence opened by these is a question, whatever word the parse hangs them on.
+_QUESTION_OPENERS = _words("разве неужели")
 _HEDGES = _words(
     "возможно вероятно наверное наверно видимо кажется пожалуй предположительно якобы по-видимому"
 )
@@ -202,6 +220,7 @@ class _Tree:
         self.tokens = tokens
         self.by_id = {t.id: t for t in tokens}
         self._children: dict[int, list[_Token]] = {}
+        self.question = bool(tokens) and tokens[0].lemma in _QUESTION_OPENERS
         for token in tokens:
             self._children.setdefault(token.head, []).append(token)
 
@@ -220,6 +239,8 @@ class _Tree:
 def _own_status(tree: _Tree, head: _Token) -> bool:
     """Whether the clause headed by ``head`` is asserted by its own words and its frame."""
     children = tree.children(head.id)
+    if head.head == 0 and tree.question:
+        return False
     if any(c.lemma in _UNASSERTING_MARKS or c.text.lower() in _UNASSERTING_MARKS for c in children):
         return False
     if head.rel == "conj":  # hedges and frames are its first conjunct's
@@ -231,6 +252,10 @@ def _own_status(tree: _Tree, head: _Token) -> bool:
         if frame.lemma in BELIEVING:
             return False
         if frame.lemma in SAYING and tree.negated(frame.id):
+            return False
+        # "стоит отметить, что …", "могу сказать, что …" still say it; "не могу сказать" does not
+        saying = head.lemma in SAYING and not tree.negated(frame.id)
+        if frame.lemma in INTENDING and head.pos == "INFN" and not saying:
             return False
     return True
 
