@@ -45,6 +45,8 @@ def _rule(parser: RussianParser, claim: str, sentence: str) -> str | None:
         "Говорят, будто цены вырастут.",
         "Правительство хочет, чтобы цены выросли.",
         "Цены выросли бы, если бы не субсидии.",
+        "Означает ли новый закон, что цены вырастут?",
+        "Правда ли, что цены вырастут?",
     ],
 )
 def test_a_claim_held_only_as_a_belief_a_question_or_a_supposition_is_not_found(
@@ -98,6 +100,7 @@ def test_what_one_cannot_say_is_not_found(parser: RussianParser) -> None:
         "Эксперты знают, что цены вырастут.",
         "Аналитики не знали, что цены вырастут.",
         "В следующем году цены вырастут.",
+        "Знаете, цены вырастут.",
     ],
 )
 def test_a_claim_stated_reported_or_known_is_left_to_the_model(
@@ -192,3 +195,17 @@ async def test_a_russian_claim_the_page_negates_is_not_supported(
     assert citation.label != Label.SUPPORTED, citation
     assert citation.claim_language == "ru" and citation.judge is not None
     assert citation.judge.startswith("local/")
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "«Я не считаю эти выборы честными», - сказал министр в эфире.",
+        "«Эти выборы я не считаю честными», - заявил министр журналистам.",
+    ],
+)
+def test_a_quote_and_its_reporting_verb_keep_the_report_asserted(
+    parser: RussianParser, sentence: str
+) -> None:
+    # The parse hangs "сказал" on the quote's "считаю": the report is still the page's.
+    assert _rule(parser, "Министр сказал, что не считает выборы честными.", sentence) is None

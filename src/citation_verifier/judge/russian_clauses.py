@@ -89,6 +89,8 @@ SAYING = _words(
 _UNASSERTING_MARKS = _words("ли разве неужели бы б будто якобы чтобы чтоб если ежели")
 # A sentence opened by these is a question, whatever word the parse hangs them on.
 _QUESTION_OPENERS = _words("разве неужели")
+# "Означает ли …, что …?", "Правда ли, что …?": a question's "ли" follows its first word.
+_QUESTION_PARTICLE = "ли"
 _HEDGES = _words(
     "возможно вероятно наверное наверно видимо кажется пожалуй предположительно якобы по-видимому"
 )
@@ -220,7 +222,14 @@ class _Tree:
         self.tokens = tokens
         self.by_id = {t.id: t for t in tokens}
         self._children: dict[int, list[_Token]] = {}
-        self.question = bool(tokens) and tokens[0].lemma in _QUESTION_OPENERS
+        self.question = bool(tokens) and (
+            tokens[0].lemma in _QUESTION_OPENERS
+            or (
+                len(tokens) > 2
+                and tokens[1].text.lower() == _QUESTION_PARTICLE
+                and tokens[-1].text == "?"
+            )
+        )
         for token in tokens:
             self._children.setdefault(token.head, []).append(token)
 
@@ -239,7 +248,7 @@ class _Tree:
 def _own_status(tree: _Tree, head: _Token) -> bool:
     """Whether the clause headed by ``head`` is asserted by its own words and its frame."""
     children = tree.children(head.id)
-    if head.head == 0 and tree.question:
+    if tree.question:  # the parse of a question is often poor: none of its clauses is stated
         return False
     if any(c.lemma in _UNASSERTING_MARKS or c.text.lower() in _UNASSERTING_MARKS for c in children):
         return False
@@ -247,6 +256,8 @@ def _own_status(tree: _Tree, head: _Token) -> bool:
         return True
     if any(c.text.lower() in _HEDGES for c in children if c.rel != "nsubj"):
         return False
+    if _reports(head):
+        return True
     frame = tree.by_id.get(head.head) if head.rel in _COMPLEMENTS else None
     if frame is not None:
         if frame.lemma in BELIEVING:
@@ -260,6 +271,12 @@ def _own_status(tree: _Tree, head: _Token) -> bool:
     return True
 
 
+def _reports(head: _Token) -> bool:
+    """A saying or believing verb beside what it frames ("«…», - сказал он", "«…», - считает
+    он"): the parse hangs it on the quote's verb, but it is the frame, not framed by it."""
+    return head.rel == "parataxis" and head.lemma in SAYING | BELIEVING
+
+
 def _asserted(tree: _Tree, head: _Token) -> bool:
     """Asserted here and in every clause above it (a conjunct shares its first's frame)."""
     seen: set[int] = set()
@@ -268,7 +285,11 @@ def _asserted(tree: _Tree, head: _Token) -> bool:
         seen.add(current.id)
         if not _own_status(tree, current):
             return False
-        if current.head == 0 or current.rel not in _COMPLEMENTS | {"advcl", "conj"}:
+        if (
+            current.head == 0
+            or current.rel not in _COMPLEMENTS | {"advcl", "conj"}
+            or _reports(current)
+        ):
             break
         current = tree.by_id.get(current.head)
     return True
