@@ -12,6 +12,7 @@ from citation_verifier.judge.embedded import EmbeddedLLMJudge, Reading, select_e
 from citation_verifier.judge.providers import embedded_llm_judge, local_llm_installed
 from citation_verifier.judge.russian_clauses import RussianParser, find, is_russian
 from citation_verifier.judge.sentences import score_sentences
+from citation_verifier.language import LanguageIdentifier
 from citation_verifier.models import Label
 from citation_verifier.passages import split_passages
 from citation_verifier.pipeline import verify
@@ -148,6 +149,20 @@ def test_russian_is_told_by_its_letters_from_other_cyrillic_languages() -> None:
     assert is_russian("Цены вырастут.", "Эксперты полагают, что цены вырастут.")
     assert not is_russian("Ціни зростуть.", "Експерти вважають, що ціни зростуть.")  # Ukrainian
     assert not is_russian("Prices will rise.")
+
+
+def test_russian_without_the_letters_only_russian_writes_is_told_by_the_identifier() -> None:
+    identifier = LanguageIdentifier()
+
+    def identify(text: str) -> str | None:
+        return identifier.guesses(text, k=1)[0][0]
+
+    claim, sentence = "Средства проверит прокуратура.", "Средства должна проверить прокуратура."
+    assert not is_russian(claim, sentence)  # neither ы nor э
+    assert is_russian(claim, sentence, identify=identify)
+    bulgarian = "Цените на хляба ще се повишат през следващата година."
+    assert not is_russian(bulgarian, identify=identify)
+    assert not is_russian("Prices will rise.", identify=identify)
 
 
 def _reading(claim: str, text: str) -> Reading:

@@ -35,6 +35,7 @@ from citation_verifier.judge.sentences import (
     states_other_numbers,
 )
 from citation_verifier.judge.usage import JudgeUsage
+from citation_verifier.language import LanguageIdentifier
 from citation_verifier.models import Label, Reason
 from citation_verifier.passages import Passage
 from citation_verifier.retrieve import Embedder
@@ -213,6 +214,11 @@ class EmbeddedLLMJudge:
         self._rule = rule or DecisionRule()
         self._few_shot = few_shot
         self._russian = russian
+        self._identifier = LanguageIdentifier()
+
+    def _language(self, text: str) -> str | None:
+        guesses = self._identifier.guesses(text, k=1)
+        return guesses[0][0] if guesses else None
 
     @property
     def name(self) -> str:
@@ -261,7 +267,7 @@ class EmbeddedLLMJudge:
         """The Russian clause check that overrules a supported verdict (negated, held only
         as a belief, roles swapped), or None (:mod:`citation_verifier.judge.russian_clauses`)."""
         sentences = [s.text for s in reading.evidence]
-        if self._russian is None or not is_russian(claim, *sentences):
+        if self._russian is None or not is_russian(claim, *sentences, identify=self._language):
             return None
         return find(self._russian, claim, sentences)
 

@@ -33,7 +33,7 @@ from __future__ import annotations
 import importlib.util
 import re
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -49,9 +49,11 @@ MAX_CLAIM_WORDS = 40
 # (a negation or a role swap needs them all: the only difference is then the one it names).
 ABOUT_SHARE = 0.6
 
-# Russian letters no other Cyrillic language writes (ы, э) and letters Russian never writes.
+# ы and э: of the Cyrillic languages only Russian writes them without one of the letters
+# Russian never writes (Belarusian і and ў, Kazakh ә …).
 _RUSSIAN_ONLY = re.compile("[ыэЫЭ]")
-_OTHER_CYRILLIC = re.compile("[іїєґўјљњђћџѓќѕІЇЄҐЎЈЉЊЂЋЏЃЌЅ]")
+_OTHER_CYRILLIC = re.compile("[іїєґўјљњђћџѓќѕәөүңқғұһӘӨҮҢҚҒҰҺІЇЄҐЎЈЉЊЂЋЏЃЌЅ]")
+_CYRILLIC = re.compile("[а-яА-ЯёЁ]")
 
 
 def _words(text: str) -> frozenset[str]:
@@ -102,12 +104,17 @@ _COMPLEMENTS = {"ccomp", "csubj", "xcomp", "parataxis"}
 _NAME_PARTS = {"flat", "flat:name", "flat:foreign", "appos", "compound"}
 
 
-def is_russian(*texts: str) -> bool:
-    """Whether ``texts`` are Russian by their letters: Cyrillic with ы or э, none of the letters
-    only Ukrainian, Belarusian, Serbian or Macedonian write (a short claim may have neither,
-    so the page's text is passed with it)."""
+def is_russian(*texts: str, identify: Callable[[str], str | None] | None = None) -> bool:
+    """Whether ``texts`` are Russian: Cyrillic without the letters only Ukrainian, Belarusian,
+    Serbian, Macedonian or the Turkic languages write, and with ы or э, which Bulgarian never
+    writes. A short text may have neither (a claim, and the evidence sentences chosen for it,
+    often do): then ``identify`` (a language identifier: text → ISO 639-1 code) decides."""
     joined = " ".join(texts)
-    return bool(_RUSSIAN_ONLY.search(joined)) and not _OTHER_CYRILLIC.search(joined)
+    if not _CYRILLIC.search(joined) or _OTHER_CYRILLIC.search(joined):
+        return False
+    if _RUSSIAN_ONLY.search(joined):
+        return True
+    return identify is not None and identify(joined) == "ru"
 
 
 @dataclass(frozen=True)
