@@ -155,6 +155,13 @@ class Settings(BaseSettings):
         description="Let the checker's exact checks (numbers, polarity, roles, verbatim "
         "sentences; docs/BEHAVIOUR.md) overrule the model where they are exact.",
     )
+    checker_negation_flip: bool = Field(
+        default=True,
+        description="Read a claim with one plain negation ('X is not Y') against passages "
+        "that negate nothing through its positive form, supported and contradicted swapped: "
+        "the model reads a negation as contradiction whatever the page says "
+        "(docs/BEHAVIOUR.md).",
+    )
     local_judge_russian_checks: bool = Field(
         default=True,
         description="Let the embedded LLM's Russian clause checks (commitment, negation, roles "

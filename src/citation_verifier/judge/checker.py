@@ -32,13 +32,18 @@ import numpy as np
 from citation_verifier.judge.base import RULE_CONFIDENCE, Judgement, exact_check_detail
 from citation_verifier.judge.checker_model import PairScorer, Probabilities, calibrated
 from citation_verifier.judge.clause_roles import ClauseParser
-from citation_verifier.judge.exact_checks import ExactChecks, Finding, Sentence
+from citation_verifier.judge.exact_checks import ExactChecks, Finding, Sentence, negations
+from citation_verifier.judge.positive_form import positive_form
 from citation_verifier.judge.sentences import split_sentences
 from citation_verifier.models import Label
 from citation_verifier.passages import Passage
 from citation_verifier.terms import analyse, coverage
 
 _SUPPORTED, _CONTRADICTED = 0, 1
+# Columns of a positive form's probabilities read as its negation's: supported and
+# contradicted trade places, not_found stays.
+_SWAPPED = [_CONTRADICTED, _SUPPORTED, 2]
+_OPPOSITE = {Label.SUPPORTED: Label.CONTRADICTED, Label.CONTRADICTED: Label.SUPPORTED}
 EXACT_RULES = (
     "verbatim",
     "commitment",
@@ -78,6 +83,10 @@ class CheckerReading:
     """(chunks, 3): P(supported), P(contradicted), P(not_found) per chunk."""
     relevance: tuple[float, ...]
     """Claim-term coverage of each chunk."""
+    positive: str | None = None
+    """The claim's positive form when some chunks were scored on it (``positive_form``)."""
+    flipped: frozenset[int] = frozenset()
+    """Those chunks: their P(supported) and P(contradicted) are the positive form's, swapped."""
 
     @property
     def support(self) -> float:
@@ -148,9 +157,11 @@ class CheckerJudge:
         calibration: tuple[float, float] = (1.0, 0.0),
         exact_checks: bool = True,
         parser: ClauseParser | None = None,
+        negation_flip: bool = False,
     ) -> None:
         self.model = model
         self.exact_checks = exact_checks
+        self.negation_flip = negation_flip
         self.parser = parser or ClauseParser()
         self.calibration = calibration
         self._model_name = model_name
@@ -170,7 +181,18 @@ class CheckerJudge:
         texts = chunk_texts(passages)
         wanted = analyse(claim)
         relevance = tuple(coverage(wanted, analyse(text)) for text in texts)
-        return CheckerReading(self.model.probabilities(claim, texts), relevance)
+        probabilities = self.model.probabilities(claim, texts)
+        positive = positive_form(claim) if self.negation_flip else None
+        plain = [i for i, text in enumerate(texts) if not negations(text)]
+        if positive is None or not plain:
+            return CheckerReading(probabilities, relevance)
+        # A passage with no negation can entail "not X" only by contradicting X: its reading
+        # of the positive form is the one without the model's negation-means-contradiction cue.
+        probabilities = probabilities.copy()
+        probabilities[plain] = self.model.probabilities(positive, [texts[i] for i in plain])[
+            :, _SWAPPED
+        ]
+        return CheckerReading(probabilities, relevance, positive, frozenset(plain))
 
     def decide(self, reading: CheckerReading) -> tuple[Label, float, int | None]:
         """The label, its confidence and the chunk the quote comes from."""
@@ -206,8 +228,17 @@ class CheckerJudge:
         if not texts:
             return Judgement(Label.NOT_FOUND, None, 1.0)
         label, confidence, chunk = self.decide(reading)
-        quote = None if chunk is None else self.quote(claim, texts[chunk], label)
-        finding = self.overrule(claim, texts, label, quote) if self.exact_checks else None
+        quote: str | None = None
+        rules: tuple[str, ...] = EXACT_RULES
+        if chunk is not None and reading.positive is not None and chunk in reading.flipped:
+            # The sentence that contradicts the positive form supports the claim, and so on.
+            # Which polarity the passage states is what the model decided on the positive
+            # form: the polarity rule's word match has less to go on.
+            quote = self.quote(reading.positive, texts[chunk], _OPPOSITE.get(label, label))
+            rules = tuple(r for r in EXACT_RULES if r != "polarity")
+        elif chunk is not None:
+            quote = self.quote(claim, texts[chunk], label)
+        finding = self.overrule(claim, texts, label, quote, rules) if self.exact_checks else None
         detail = None
         if finding is not None:
             detail = exact_check_detail(finding.rule)
