@@ -1,4 +1,4 @@
-"""Negated claims read through their positive form (``CHECKER_NEGATION_FLIP``), on dev rows.
+"""Negated claims read through their positive form (``CHECKER_POSITIVE_FORM``), on dev rows.
 
 Rows: every ``tune`` row (never trained on, never among the ``test`` rows eval reports) whose
 claim has one plain negation (``judge.positive_form``), of each dataset file given (the dev sets
@@ -47,10 +47,10 @@ async def run(files: list[Path], split: str) -> None:
             continue
         outcomes: dict[bool, list[Prediction]] = {}
         start = time.perf_counter()
-        for flip in (False, True):
-            settings = base.model_copy(update={"checker_negation_flip": flip})
+        for positive in (False, True):
+            settings = base.model_copy(update={"checker_positive_form": positive})
             verifier = build_verifier(settings)
-            outcomes[flip] = [await predict(verifier, row, None) for row in rows]
+            outcomes[positive] = [await predict(verifier, row, None) for row in rows]
         seconds = (time.perf_counter() - start) / (2 * len(rows))
         off, on = outcomes[False], outcomes[True]
         changed = [(a, b) for a, b in zip(off, on, strict=True) if a.predicted != b.predicted]

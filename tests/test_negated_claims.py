@@ -37,51 +37,57 @@ def checker() -> CheckerJudge:
     return checker_judge(Settings())
 
 
-def test_a_negated_claim_on_a_page_that_never_mentions_it_is_not_contradicted(
-    checker: CheckerJudge,
-) -> None:
-    page = "The company opened a new office in Oslo. It hired twelve engineers there."
-    judgement = checker.judge_sync(
-        "The company did not report a loss in 2020.", split_passages(page)
-    )
-    assert judgement.label == Label.NOT_FOUND
-
-
 @pytest.mark.parametrize(
-    ("claim", "page", "label"),
+    ("claim", "page"),
     [
-        # the page contradicts the positive form: the claim is what it states
+        # a page that never mentions it
+        (
+            "The company did not report a loss in 2020.",
+            "The company opened a new office in Oslo. It hired twelve engineers there.",
+        ),
+        # a page that contradicts the positive form by exclusion only: not a statement of it
+        (
+            "Northwind did not open an office in Paris.",
+            "Northwind opened a new office in Oslo in March 2021. It hired twelve engineers.",
+        ),
         (
             "The kids are not cutting ribbons.",
             "Two kids are drawing pictures on paper at a kitchen table.",
-            Label.SUPPORTED,
-        ),
-        # the page states the positive form
-        (
-            "The museum is not open on Mondays.",
-            "The museum is open every day of the week, Mondays included.",
-            Label.CONTRADICTED,
         ),
     ],
 )
-def test_a_negated_claim_takes_the_opposite_of_its_positive_forms_verdict(
-    checker: CheckerJudge, claim: str, page: str, label: Label
+def test_a_negated_claim_the_page_does_not_state_is_neither_contradicted_nor_supported(
+    checker: CheckerJudge, claim: str, page: str
 ) -> None:
     judgement = checker.judge_sync(claim, split_passages(page))
-    assert judgement.label == label
-    assert judgement.evidence_quote == page
+    assert judgement.label == Label.NOT_FOUND
+    assert checker.read(claim, split_passages(page)).checked_positively == frozenset({0})
+
+
+def test_a_negated_claim_is_contradicted_where_the_page_states_its_positive_form(
+    checker: CheckerJudge,
+) -> None:
+    page = "Northwind opened a new office in Oslo in March 2021. It hired twelve engineers."
+    claim = "Northwind did not open an office in Oslo."
+    judgement = checker.judge_sync(claim, split_passages(page))
+    assert judgement.label == Label.CONTRADICTED
+    assert judgement.evidence_quote is not None and "Oslo" in judgement.evidence_quote
 
 
 def test_a_passage_that_negates_is_read_against_the_claim_itself(checker: CheckerJudge) -> None:
     page = "Large trials found that vitamin C supplements do not prevent the common cold."
     claim = "Vitamin C supplements do not prevent the common cold."
     reading = checker.read(claim, split_passages(page))
-    assert reading.flipped == frozenset()
+    assert reading.checked_positively == frozenset()
     assert checker.judge_sync(claim, split_passages(page)).label == Label.SUPPORTED
 
 
 def test_the_positive_form_can_be_switched_off() -> None:
-    checker = checker_judge(Settings(checker_negation_flip=False))
+    checker = checker_judge(Settings(checker_positive_form=False))
     page = "The company opened a new office in Oslo."
     reading = checker.read("The company did not report a loss in 2020.", split_passages(page))
-    assert reading.positive is None and reading.flipped == frozenset()
+    assert reading.positive is None and reading.checked_positively == frozenset()
+    judgement = checker.judge_sync(
+        "The company did not report a loss in 2020.", split_passages(page)
+    )
+    assert judgement.label == Label.CONTRADICTED  # the cue decides without it

@@ -155,12 +155,12 @@ class Settings(BaseSettings):
         description="Let the checker's exact checks (numbers, polarity, roles, verbatim "
         "sentences; docs/BEHAVIOUR.md) overrule the model where they are exact.",
     )
-    checker_negation_flip: bool = Field(
+    checker_positive_form: bool = Field(
         default=True,
-        description="Read a claim with one plain negation ('X is not Y') against passages "
-        "that negate nothing through its positive form, supported and contradicted swapped: "
-        "the model reads a negation as contradiction whatever the page says "
-        "(docs/BEHAVIOUR.md).",
+        description="Also read a claim with one plain negation ('X is not Y') as its positive "
+        "form on passages that negate nothing: the model reads a negation as contradiction "
+        "whatever the page says, so such a claim is contradicted only where the passage is "
+        "about its positive form (docs/BEHAVIOUR.md).",
     )
     local_judge_russian_checks: bool = Field(
         default=True,

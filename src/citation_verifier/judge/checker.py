@@ -16,6 +16,11 @@
    weak: a claim stated word for word is supported; a value the aligned sentence states
    otherwise contradicts (that sentence is the quote); a value stated nowhere is not supported;
    a quote of the opposite polarity contradicts.
+8. A claim with one plain negation ("not X") is also scored as its positive form X on every
+   passage that negates nothing (``positive_form``): there the model's P(contradicted) of
+   "not X" is mostly its cue that a "not" means contradiction, so "not X" is contradicted only
+   as far as the passage is about X and does not contradict it (X read as neither not_found
+   nor contradicted), and supported only as far as X read as contradicted agrees.
 
 ``read`` exposes the scores so the cascade (``cascade.py``) can ask a second judge when the
 checker is unsure, and eval can report them.
@@ -39,11 +44,7 @@ from citation_verifier.models import Label
 from citation_verifier.passages import Passage
 from citation_verifier.terms import analyse, coverage
 
-_SUPPORTED, _CONTRADICTED = 0, 1
-# Columns of a positive form's probabilities read as its negation's: supported and
-# contradicted trade places, not_found stays.
-_SWAPPED = [_CONTRADICTED, _SUPPORTED, 2]
-_OPPOSITE = {Label.SUPPORTED: Label.CONTRADICTED, Label.CONTRADICTED: Label.SUPPORTED}
+_SUPPORTED, _CONTRADICTED, _NOT_FOUND = 0, 1, 2
 EXACT_RULES = (
     "verbatim",
     "commitment",
@@ -85,8 +86,10 @@ class CheckerReading:
     """Claim-term coverage of each chunk."""
     positive: str | None = None
     """The claim's positive form when some chunks were scored on it (``positive_form``)."""
-    flipped: frozenset[int] = frozenset()
-    """Those chunks: their P(supported) and P(contradicted) are the positive form's, swapped."""
+    checked_positively: frozenset[int] = frozenset()
+    """Those chunks (they negate nothing): P(supported) is the lower of the claim's and the
+    positive form's P(contradicted); P(contradicted) the lower of the claim's and the positive
+    form's 1 - max(P(not_found), P(contradicted))."""
 
     @property
     def support(self) -> float:
@@ -157,11 +160,11 @@ class CheckerJudge:
         calibration: tuple[float, float] = (1.0, 0.0),
         exact_checks: bool = True,
         parser: ClauseParser | None = None,
-        negation_flip: bool = False,
+        check_positive_form: bool = False,
     ) -> None:
         self.model = model
         self.exact_checks = exact_checks
-        self.negation_flip = negation_flip
+        self.check_positive_form = check_positive_form
         self.parser = parser or ClauseParser()
         self.calibration = calibration
         self._model_name = model_name
@@ -182,16 +185,25 @@ class CheckerJudge:
         wanted = analyse(claim)
         relevance = tuple(coverage(wanted, analyse(text)) for text in texts)
         probabilities = self.model.probabilities(claim, texts)
-        positive = positive_form(claim) if self.negation_flip else None
+        positive = positive_form(claim) if self.check_positive_form else None
         plain = [i for i, text in enumerate(texts) if not negations(text)]
         if positive is None or not plain:
             return CheckerReading(probabilities, relevance)
-        # A passage with no negation can entail "not X" only by contradicting X: its reading
-        # of the positive form is the one without the model's negation-means-contradiction cue.
+        # On a passage with no negation, the model's P(contradicted) of "not X" is mostly its
+        # cue that a "not" means contradiction: it stands only as far as the passage is about
+        # X (X not read as not_found) and does not contradict X itself. "not X" is supported
+        # only as far as X read as contradicted agrees: a contradiction of X alone ("opened an
+        # office in Oslo" against "did open an office in Paris") is an exclusivity guess, not
+        # a statement of "not X".
+        positive_read = self.model.probabilities(positive, [texts[i] for i in plain])
+        claim_read = probabilities[plain]
+        support = np.minimum(claim_read[:, _SUPPORTED], positive_read[:, _CONTRADICTED])
+        about = 1 - np.maximum(positive_read[:, _NOT_FOUND], positive_read[:, _CONTRADICTED])
+        contradiction = np.minimum(claim_read[:, _CONTRADICTED], about)
         probabilities = probabilities.copy()
-        probabilities[plain] = self.model.probabilities(positive, [texts[i] for i in plain])[
-            :, _SWAPPED
-        ]
+        probabilities[plain] = np.stack(
+            [support, contradiction, np.clip(1 - support - contradiction, 0, 1)], axis=1
+        )
         return CheckerReading(probabilities, relevance, positive, frozenset(plain))
 
     def decide(self, reading: CheckerReading) -> tuple[Label, float, int | None]:
@@ -228,17 +240,8 @@ class CheckerJudge:
         if not texts:
             return Judgement(Label.NOT_FOUND, None, 1.0)
         label, confidence, chunk = self.decide(reading)
-        quote: str | None = None
-        rules: tuple[str, ...] = EXACT_RULES
-        if chunk is not None and reading.positive is not None and chunk in reading.flipped:
-            # The sentence that contradicts the positive form supports the claim, and so on.
-            # Which polarity the passage states is what the model decided on the positive
-            # form: the polarity rule's word match has less to go on.
-            quote = self.quote(reading.positive, texts[chunk], _OPPOSITE.get(label, label))
-            rules = tuple(r for r in EXACT_RULES if r != "polarity")
-        elif chunk is not None:
-            quote = self.quote(claim, texts[chunk], label)
-        finding = self.overrule(claim, texts, label, quote, rules) if self.exact_checks else None
+        quote = None if chunk is None else self.quote(claim, texts[chunk], label)
+        finding = self.overrule(claim, texts, label, quote) if self.exact_checks else None
         detail = None
         if finding is not None:
             detail = exact_check_detail(finding.rule)

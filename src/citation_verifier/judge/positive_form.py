@@ -1,11 +1,10 @@
-"""A negated claim read through its positive form.
+"""A negated claim's positive form: what the checker also reads it as.
 
 A small NLI model learns from its training data that a negation in the hypothesis means
-contradiction (annotators write most contradictions by adding "not"), so it calls "The kids are
-not cutting ribbons" contradicted by "Kids drawing on paper", whatever the page says. The
-positive form carries no such cue: "The kids are cutting ribbons" is contradicted by the page,
-so its negation is supported. The page entails "not X" exactly when it contradicts "X", and
-contradicts "not X" exactly when it entails "X": the checker scores X and swaps the two.
+contradiction (annotators write most contradictions by adding "not"), so it called "The company
+did not report a loss in 2020" contradicted by a page about the company's new office. The
+positive form ("The company did report a loss in 2020") carries no such cue: the model reads it
+as not_found there, so the negated claim is not contradicted either (``judge.checker``).
 
 Only a claim with exactly one plain negation of its verb is rewritten ("is not", "did not",
 "doesn't", "cannot", "never", "not" before a word); "no", "none", "nobody", "nothing" and

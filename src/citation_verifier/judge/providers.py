@@ -140,7 +140,7 @@ def checker_judge(settings: Settings) -> CheckerJudge:
             relevance=settings.checker_relevance_threshold,
         ),
         exact_checks=settings.checker_exact_checks,
-        negation_flip=settings.checker_negation_flip,
+        check_positive_form=settings.checker_positive_form,
     )
 
 
