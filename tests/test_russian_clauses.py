@@ -152,11 +152,7 @@ def test_russian_is_told_by_its_letters_from_other_cyrillic_languages() -> None:
 
 
 def test_russian_without_the_letters_only_russian_writes_is_told_by_the_identifier() -> None:
-    identifier = LanguageIdentifier()
-
-    def identify(text: str) -> str | None:
-        return identifier.guesses(text, k=1)[0][0]
-
+    identify = LanguageIdentifier().best
     claim, sentence = "Средства проверит прокуратура.", "Средства должна проверить прокуратура."
     assert not is_russian(claim, sentence)  # neither ы nor э
     assert is_russian(claim, sentence, identify=identify)

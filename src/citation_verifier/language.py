@@ -82,6 +82,11 @@ class LanguageIdentifier:
         found = self._load().detect(" ".join(text.split()), model="lite", k=k)
         return [(str(item["lang"]), float(item["score"])) for item in found]
 
+    def best(self, text: str) -> str | None:
+        """The likeliest language of ``text``; None when it has no letters."""
+        guesses = self.guesses(text, k=1)
+        return guesses[0][0] if guesses else None
+
     def shares(self, text: str) -> dict[str, float]:
         """The page's languages with their shares of its letters, largest first: each line or
         sentence of its first 20,000 characters votes for its own language, weighted by its

@@ -186,7 +186,7 @@ class CheckerJudge:
         relevance = tuple(coverage(wanted, analyse(text)) for text in texts)
         probabilities = self.model.probabilities(claim, texts)
         positive = positive_form(claim) if self.check_positive_form else None
-        plain = [i for i, text in enumerate(texts) if not negations(text)]
+        plain = [] if positive is None else [i for i, t in enumerate(texts) if not negations(t)]
         if positive is None or not plain:
             return CheckerReading(probabilities, relevance)
         # On a passage with no negation, the model's P(contradicted) of "not X" is mostly its

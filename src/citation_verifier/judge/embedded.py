@@ -216,10 +216,6 @@ class EmbeddedLLMJudge:
         self._russian = russian
         self._identifier = LanguageIdentifier()
 
-    def _language(self, text: str) -> str | None:
-        guesses = self._identifier.guesses(text, k=1)
-        return guesses[0][0] if guesses else None
-
     @property
     def name(self) -> str:
         """Provider and model, recorded with each verdict."""
@@ -267,7 +263,9 @@ class EmbeddedLLMJudge:
         """The Russian clause check that overrules a supported verdict (negated, held only
         as a belief, roles swapped), or None (:mod:`citation_verifier.judge.russian_clauses`)."""
         sentences = [s.text for s in reading.evidence]
-        if self._russian is None or not is_russian(claim, *sentences, identify=self._language):
+        if self._russian is None or not is_russian(
+            claim, *sentences, identify=self._identifier.best
+        ):
             return None
         return find(self._russian, claim, sentences)
 
