@@ -132,6 +132,48 @@ def test_a_clause_only_believed_asked_or_said_by_nobody_is_unasserted(
     assert commitment(parser, claim, sentence) == "unasserted"
 
 
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "The man, 45, was accused of murdering his wife, prosecutors said on Monday.",
+        "The man was accused of the murder of his wife.",
+        "Police arrested the man on suspicion of murdering his wife.",
+        "The man is alleged to have murdered his wife.",
+        "The man is believed to have murdered his wife.",
+        "The man was charged with murdering his wife.",
+    ],
+)
+def test_a_deed_someone_is_only_accused_of_is_unasserted(
+    parser: ClauseParser, sentence: str
+) -> None:
+    assert commitment(parser, "The man murdered his wife.", sentence) == "unasserted"
+
+
+def test_a_deed_someone_is_convicted_of_is_held_as_stated(parser: ClauseParser) -> None:
+    sentence = "The man was convicted of murdering his wife in 2019."
+    assert commitment(parser, "The man murdered his wife.", sentence) is None
+
+
+@pytest.mark.parametrize(
+    ("sentence", "held"),
+    [
+        ("Why did the council close the library?", "asked"),
+        ("Did the council close the library?", "asked"),
+        ("The council closed the library, but why did it close the library?", None),
+        ("Officials say the council closed the library. Why?", None),
+    ],
+)
+def test_a_clause_inside_a_question_is_asked(
+    parser: ClauseParser, sentence: str, held: str | None
+) -> None:
+    assert commitment(parser, "The council closed the library.", sentence) == held
+
+
+def test_a_clause_stated_anywhere_in_the_sentence_is_held_as_stated(parser: ClauseParser) -> None:
+    sentence = "Smith believes that the vaccine causes autism, and the vaccine causes autism."
+    assert commitment(parser, "The vaccine causes autism.", sentence) is None
+
+
 def test_a_clause_known_even_when_not_known_is_presupposed(parser: ClauseParser) -> None:
     sentence = "He did not know that the shop had closed."
     assert commitment(parser, "The shop had closed.", sentence) == "presupposed"
@@ -168,6 +210,25 @@ def test_a_reported_or_plain_clause_is_held_as_stated(
             "The drug reduces mortality.",
             Label.NOT_FOUND,
             "exact check: commitment",
+        ),
+        (
+            "The man, 45, was accused of murdering his wife. The trial begins in May.",
+            "The man murdered his wife.",
+            Label.NOT_FOUND,
+            "exact check: commitment",
+        ),
+        (
+            "Are polar bear populations increasing? Experts meet in Oslo this week.",
+            "Polar bear populations are increasing.",
+            Label.NOT_FOUND,
+            "exact check: commitment",
+        ),
+        (
+            "Does the council fund the library? The council funds the library through a "
+            "yearly grant.",
+            "The council funds the library.",
+            Label.SUPPORTED,
+            None,
         ),
         (
             "He did not know that the shop had closed. He went there anyway.",

@@ -89,6 +89,43 @@ def test_a_deed_managed_or_a_statement_introduced_by_a_modal_is_left_to_the_mode
     assert _rule(parser, "Власти закрыли завод.", sentence) is None
 
 
+@pytest.mark.parametrize(
+    ("claim", "sentence"),
+    [
+        ("Он убил жену.", "Мужчина обвиняется в убийстве жены, сообщает прокуратура."),
+        ("Мужчина нанес брату ножевые ранения.", "Мужчину подозревают в нанесении ранений брату."),
+        ("Он похитил ребенка.", "Его задержали по подозрению в похищении ребенка."),
+    ],
+)
+def test_a_deed_someone_is_only_accused_of_is_not_found(
+    parser: RussianParser, claim: str, sentence: str
+) -> None:
+    assert _rule(parser, claim, sentence) == "commitment:not_found"
+
+
+def test_a_deed_someone_is_found_guilty_of_is_left_to_the_model(parser: RussianParser) -> None:
+    assert _rule(parser, "Он убил жену.", "Суд признал мужчину виновным в убийстве жены.") is None
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Почему мэр ушёл в отставку?",
+        "Мэр ушёл в отставку?",
+        "«Мэр ушёл в отставку?» — спросил журналист.",
+        "Журналист спросил: мэр ушёл в отставку?",
+        "Как вы можете говорить, что мэр ушёл в отставку?",
+    ],
+)
+def test_a_clause_inside_a_question_is_not_found(parser: RussianParser, sentence: str) -> None:
+    assert _rule(parser, "Мэр ушёл в отставку.", sentence) == "commitment:not_found"
+
+
+def test_a_clause_before_a_question_stays_the_pages(parser: RussianParser) -> None:
+    sentence = "Мэр ушёл в отставку, но почему он ушёл?"
+    assert _rule(parser, "Мэр ушёл в отставку.", sentence) is None
+
+
 def test_what_one_cannot_say_is_not_found(parser: RussianParser) -> None:
     sentence = "Мы не можем сказать, что власти закрыли завод."
     assert _rule(parser, "Власти закрыли завод.", sentence) == "commitment:not_found"

@@ -838,8 +838,8 @@ TEMPLATES: tuple[Template, ...] = (
         "{p1} invited {p3} to the opening.",
         S,
     ),
-    # hedges: a clause the page holds only as believed, asked or said by nobody, and controls
-    # (reported, or known even where not known)
+    # hedges: a clause the page holds only as believed, asked, charged or said by nobody, and
+    # controls (reported, known even where not known, convicted, a question answered)
     _T(
         "hedge-believes",
         "hedges",
@@ -881,6 +881,38 @@ TEMPLATES: tuple[Template, ...] = (
         S,
     ),
     _T(
+        "hedge-accused",
+        "hedges",
+        "measure",
+        "{p1} was accused of defrauding {o1} in {c1}, prosecutors said.",
+        "{p1} defrauded {o1} in {c1}.",
+        N,
+    ),
+    _T(
+        "hedge-convicted-control",
+        "hedges",
+        "measure",
+        "{p1} was convicted of defrauding {o1} in {c1}.",
+        "{p1} defrauded {o1} in {c1}.",
+        S,
+    ),
+    _T(
+        "hedge-question",
+        "hedges",
+        "measure",
+        "Did {o1} close its office in {c1}? Reporters are still waiting for an answer.",
+        "{o1} closed its office in {c1}.",
+        N,
+    ),
+    _T(
+        "hedge-question-answered-control",
+        "hedges",
+        "measure",
+        "Did {o1} close its office in {c1}? {p1} confirmed that {o1} closed its office in {c1}.",
+        "{o1} closed its office in {c1}.",
+        S,
+    ),
+    _T(
         "hedge-hopes",
         "hedges",
         "train",
@@ -902,6 +934,22 @@ TEMPLATES: tuple[Template, ...] = (
         "train",
         "{p1} never claimed that {o1} had moved to {c1}.",
         "{o1} moved to {c1}.",
+        N,
+    ),
+    _T(
+        "hedge-suspected",
+        "hedges",
+        "train",
+        "{p1} is suspected of stealing paintings from {o1}.",
+        "{p1} stole paintings from {o1}.",
+        N,
+    ),
+    _T(
+        "hedge-why",
+        "hedges",
+        "train",
+        "Why did {o1} sell its stake in {o2}?",
+        "{o1} sold its stake in {o2}.",
         N,
     ),
     _T(

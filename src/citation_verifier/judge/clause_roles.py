@@ -49,6 +49,11 @@ _SUBJECTS = {"nsubj", "nsubjpass", "csubj", "csubjpass"}
 _RELATIVE = {"who", "whom", "which", "that"}
 # A clause these introduce is not stated as fact.
 _CONDITIONS = {"if", "unless", "whether"}
+# A question runs back from its "?" to the nearest of these (or the sentence's start).
+_QUESTION_STARTS = frozenset(':;"“(')
+# The prepositions that name the deed someone is charged with ("accused of", "charged with",
+# "arrested for").
+_CHARGED = {"of", "with", "for"}
 # The words of a role's phrase: its noun and the nouns and names that qualify it.
 _PHRASE_PARTS = {"compound", "flat", "nmod", "amod", "poss", "appos"}
 # Clauses attached to a filler: "the actor [who saw the lawyer]", "the student [helped by …]".
@@ -88,7 +93,10 @@ class Clause:
     modal: bool = False
     """Said to be possible ("can inherit"), which a clause under "if" does not refute."""
     frame: Frame | None = None
-    """The verb whose object this clause is ("did not say [that taxes would rise]")."""
+    """The verb whose object this clause is ("did not say [that taxes would rise]"), or that
+    charges someone with it ("accused of [murdering his wife]")."""
+    asked: bool = False
+    """Inside a question ("Did the mayor resign?", "asked: why did the mayor resign?")."""
 
 
 @dataclass(frozen=True)
@@ -127,12 +135,42 @@ class ClauseParser:
             return self._nlp(text)
 
     def read(self, text: str) -> Reading:
-        """Every verb of ``text`` with its roles, and its content words."""
+        """Every verb of ``text`` with its roles (and every deed someone is accused of), and
+        its content words."""
         doc = self._parse(text)
         content = frozenset(_lemma(t) for t in doc if t.pos_ in _CONTENT and not t.is_stop)
         if any(s.root.pos_ not in {"VERB", "AUX"} for s in doc.sents):
             return Reading([], content)  # no main verb: a parse gone astray, or no clause
-        return Reading([_clause(t) for t in doc if t.pos_ == "VERB"], content)
+        asked = _asked(doc)
+        clauses = [_clause(t, t.i in asked) for t in doc if t.pos_ == "VERB"]
+        clauses += [
+            _accused_deed(t, charging)
+            for t in doc
+            if t.pos_ == "NOUN" and (charging := _charging(t)) is not None
+        ]
+        return Reading(clauses, content)
+
+
+def _asked(doc: Doc) -> frozenset[int]:
+    """The tokens between each "?" and where its question starts (a colon, an opening quote
+    or bracket, a comma before "but" or "and", the sentence's start): "He asked: why did the
+    mayor resign?" asks only what follows the colon."""
+    asked: set[int] = set()
+    start = 0
+    for token in doc:
+        if token.is_sent_start:
+            start = token.i
+        if token.text == "?":
+            asked.update(range(start, token.i))
+        if token.text == "?" or token.text in _QUESTION_STARTS or _joins_clauses(token):
+            start = token.i + 1
+    return frozenset(asked)
+
+
+def _joins_clauses(token: Token) -> bool:
+    """A comma before "but", "and", "or": "The mayor resigned, but why?" asks only after it."""
+    following = token.nbor() if token.i + 1 < len(token.doc) else None
+    return token.text == "," and following is not None and following.dep_ == "cc"
 
 
 def _lemma(token: Token) -> str:
@@ -206,8 +244,9 @@ def _passive(verb: Token) -> bool:
     )
 
 
-def _clause(verb: Token) -> Clause:
+def _clause(verb: Token, asked: bool = False) -> Clause:
     children = list(verb.children)
+    frame = _frame(verb)
     subjects = [c for c in children if c.dep_ in _SUBJECTS]
     # an object read as an object predicate: "called the senator" (as in "called him a fool")
     objects = [c for c in children if c.dep_ == "dobj"] or [
@@ -224,21 +263,62 @@ def _clause(verb: Token) -> Clause:
     modal = any(c.dep_ == "aux" and c.tag_ == "MD" and c.lower_ != "will" for c in children)
     asserted = _asserted(verb)
     if by and not passive:  # a "by" agent on an active verb: the parse went astray
-        return Clause(_lemma(verb), None, None, asserted, main, modal, _frame(verb))
+        return Clause(_lemma(verb), None, None, asserted, main, modal, frame, asked)
     if not subjects:
         if verb.dep_ in {"relcl", "acl"} and verb.head.pos_ in {"NOUN", "PROPN"}:
             subjects = [verb.head]  # "the student helped by the banker", "the man who left"
         elif verb.dep_ == "conj" and verb.head.pos_ in {"VERB", "AUX"}:
             subjects = [c for c in verb.head.children if c.dep_ in _SUBJECTS]
+        elif frame is not None and verb.dep_ != "ccomp":
+            subjects = _charged(verb.head)  # "the man was accused of [murdering his wife]"
     subject = _role(subjects) if subjects else None
     if passive:
         agent = _role(by) if by else None
-        return Clause(_lemma(verb), agent, subject, asserted, main, modal, _frame(verb))
+        return Clause(_lemma(verb), agent, subject, asserted, main, modal, frame, asked)
     patient = _role(objects) if objects else None
     if patient is None and any(c.dep_ == "ccomp" and c.tag_ in _FINITE for c in children):
         # a finite clause: "knew the athlete mentioned the actor" (not "helps his son ride")
         patient = Role((), frozenset(), frozenset(), clause=True)
-    return Clause(_lemma(verb), subject, patient, asserted, main, modal, _frame(verb))
+    return Clause(_lemma(verb), subject, patient, asserted, main, modal, frame, asked)
+
+
+def _charging(token: Token) -> Token | None:
+    """The word that charges someone with the deed ``token`` names ("accused of [murdering]",
+    "arrested on suspicion of [murder]", "is alleged to [have killed]"), if any."""
+    if token.dep_ in {"pcomp", "pobj"} and token.head.lower_ in _CHARGED:
+        word = token.head.head
+        return word if _lemma(word) in ACCUSING else None
+    if token.dep_ == "xcomp" and _passive(token.head):
+        word = token.head
+        return word if _lemma(word) in ACCUSING | BELIEVING else None
+    return None
+
+
+def _charged(word: Token) -> list[Token]:
+    """Who ``word`` charges: the subject of "was accused", the object of "accused him", the
+    noun "charged with" qualifies, climbing from a noun ("on suspicion of") to its verb."""
+    while word.pos_ not in {"VERB", "AUX"} and word.dep_ in {"pobj", "prep"}:
+        word = word.head
+    charged = [c for c in word.children if c.dep_ == "nsubjpass"]
+    charged = charged or [c for c in word.children if c.dep_ == "dobj"]
+    if not charged and word.dep_ == "acl" and word.head.pos_ in {"NOUN", "PROPN"}:
+        charged = [word.head]  # "a man charged with …"
+    return charged
+
+
+def _accused_deed(noun: Token, charging: Token) -> Clause:
+    """A deed named by a noun someone is charged with ("accused of [the murder] of his wife"),
+    read as a clause of the verb with the noun's lemma."""
+    agent = _charged(charging)
+    patients = [p for c in noun.children if c.lower_ == "of" for p in c.children]
+    return Clause(
+        _lemma(noun),
+        _role(agent) if agent else None,
+        _role(patients) if patients else None,
+        asserted=True,
+        main=False,
+        frame=Frame(_lemma(charging), _negated(charging), ""),
+    )
 
 
 def _negated(verb: Token) -> bool:
@@ -255,6 +335,8 @@ def _negated(verb: Token) -> bool:
 
 
 def _frame(verb: Token) -> Frame | None:
+    if (charging := _charging(verb)) is not None:
+        return Frame(_lemma(charging), _negated(charging), "")
     if verb.dep_ != "ccomp" or verb.head.pos_ not in {"VERB", "AUX"}:
         return None
     marks = [c.lower_ for c in verb.children if c.dep_ == "mark"]
@@ -379,6 +461,25 @@ BELIEVING = frozenset(
         "wish",
     ]
 )
+# … charging someone with a deed ("accused of murdering", "charged with fraud", "is alleged to
+# have"): an accusation, not a finding ("convicted of" is one, and is not here) …
+ACCUSING = frozenset(
+    [
+        "accuse",
+        "accusation",
+        "allege",
+        "allegation",
+        "charge",
+        "suspect",
+        "suspicion",
+        "indict",
+        "arrest",
+        "investigate",
+        "sue",
+        "acquit",
+        "clear",
+    ]
+)
 # … saying, which a page asserts through when it reports it, but not when it says nobody did …
 SAYING = frozenset(
     [
@@ -390,7 +491,6 @@ SAYING = frozenset(
         "argue",
         "suggest",
         "insist",
-        "allege",
         "assert",
         "tell",
         "write",
@@ -418,26 +518,38 @@ KNOWING = frozenset(
 
 
 def commitment(parser: ClauseParser, claim: str, sentence: str) -> str | None:
-    """How ``sentence`` holds ``claim`` when it holds it only as the object of another verb:
-    ``"unasserted"`` (believed, hoped, asked "whether", or said by nobody: "did not say that
-    taxes would rise"), ``"presupposed"`` (known, even if not known: "did not know that the
-    shop had closed"), or None (stated, or not held in either way)."""
+    """How ``sentence`` holds ``claim`` when it holds it only unasserted or presupposed:
+    ``"unasserted"`` (believed, hoped, asked "whether", charged: "accused of murdering his
+    wife", or said by nobody: "did not say that taxes would rise"), ``"asked"`` (in a
+    question: "Did the mayor resign?", which the page's next sentence may answer),
+    ``"presupposed"`` (known, even if not known: "did not know that the shop had closed"), or
+    None (stated somewhere in it, or not held in either way)."""
     if len(claim.split()) > MAX_CLAIM_WORDS:
         return None
     stated = parser.read(sentence)
     for clause in parser.read(claim).clauses:
         if not (clause.main and clause.asserted) or clause.frame is not None:
             continue
-        for occurrence in stated.clauses:
-            frame = occurrence.frame
-            if occurrence.verb != clause.verb or frame is None:
-                continue
-            if not _same_roles(clause, occurrence):
-                continue
-            if frame.mark in {"whether", "if"} or frame.verb in BELIEVING:
-                return "unasserted"
-            if frame.verb in SAYING and frame.negated:
-                return "unasserted"
-            if frame.verb in KNOWING:
-                return "presupposed"
+        held = {
+            _held(occurrence)
+            for occurrence in stated.clauses
+            if occurrence.verb == clause.verb and _same_roles(clause, occurrence)
+        }
+        if held and None not in held:
+            return next(h for h in ("unasserted", "asked", "presupposed") if h in held)
+    return None
+
+
+def _held(occurrence: Clause) -> str | None:
+    frame = occurrence.frame
+    if frame is not None and (
+        frame.mark in {"whether", "if"}
+        or frame.verb in BELIEVING | ACCUSING
+        or (frame.verb in SAYING and frame.negated)
+    ):
+        return "unasserted"
+    if occurrence.asked:
+        return "asked"
+    if frame is not None and frame.verb in KNOWING:
+        return "presupposed"
     return None

@@ -414,13 +414,19 @@ class ExactChecks:
         return None
 
     def held_as(self) -> str | None:
-        """How the best-aligned sentence holds the claim when only as the object of another
-        verb: "unasserted" (believed, asked "whether", said by nobody) or "presupposed" (known,
-        even when not known); None otherwise (:func:`clause_roles.commitment`)."""
+        """How the best-aligned sentence holds the claim when only unasserted: "unasserted"
+        (believed, asked "whether", charged, said by nobody), "asked" (in a question no other
+        aligned sentence leaves unanswered) or "presupposed" (known, even when not known);
+        None otherwise (:func:`clause_roles.commitment`)."""
         aligned = self.aligned(POLARITY_ALIGNED)
         if not aligned or self.parser is None:
             return None
-        return commitment(self.parser, self.claim, aligned[0].text)
+        held = commitment(self.parser, self.claim, aligned[0].text)
+        if held == "asked" and any(
+            commitment(self.parser, self.claim, s.text) != "asked" for s in aligned[1:]
+        ):
+            return None  # "Is X safe? Yes, X is safe.": the question's answer is on the page
+        return held
 
     def polarity(self, quote: str) -> Finding | None:
         """The sentence ``quote`` rests on (the best-aligned sentence inside it) is negated

@@ -91,6 +91,16 @@ SAYING = _words(
 _UNASSERTING_MARKS = _words("ли разве неужели бы б будто якобы чтобы чтоб если ежели")
 # A sentence opened by these is a question, whatever word the parse hangs them on.
 _QUESTION_OPENERS = _words("разве неужели")
+# A question runs back from its "?" to the nearest of these (or the sentence's start): "Ты
+# сказала: «Зачем они мне нужны?»" asks only what follows the colon and the quote.
+_QUESTION_STARTS = frozenset(':;«“„"(.!…')
+# Words that charge someone with a deed, and the deed they name ("подозревают в нанесении
+# ранений", "обвиняется в убийстве", "задержан по подозрению в краже"): an accusation, not a
+# finding ("признан виновным в убийстве" is one, and is not here).
+ACCUSING = _words(
+    "обвинять обвинить обвиняться обвиниться подозревать заподозрить подозреваться обвинение "
+    "подозрение обвиняемый подозреваемый"
+)
 # "Означает ли …, что …?", "Правда ли, что …?": a question's "ли" follows its first word.
 _QUESTION_PARTICLE = "ли"
 _HEDGES = _words(
@@ -130,6 +140,9 @@ class RuClause:
     passive: bool
     pronoun_subject: bool
     """Its subject is a pronoun (or absent): it may be anyone the claim names."""
+    nominal: bool = False
+    """A deed named by a noun someone is accused of ("в убийстве жены"): its lemma is the
+    noun's, never asserted."""
 
 
 @dataclass(frozen=True)
@@ -222,6 +235,21 @@ class RussianParser:
         return _reading(self.tokens(text))
 
 
+def _asked(tokens: Sequence[_Token]) -> frozenset[int]:
+    """The tokens between each "?" and where its question starts (``_QUESTION_STARTS``, or a
+    comma before "но", "а", "и": "Мэр ушёл, но почему?"); the parse often hangs a "?" on
+    the sentence's root whatever it asks."""
+    asked: set[int] = set()
+    start = 0
+    for index, token in enumerate(tokens):
+        if token.text == "?":
+            asked.update(t.id for t in tokens[start:index])
+        joins = token.text == "," and index + 1 < len(tokens) and tokens[index + 1].rel == "cc"
+        if token.text in _QUESTION_STARTS or token.text == "?" or joins:
+            start = index + 1
+    return frozenset(asked)
+
+
 class _Tree:
     """A parsed sentence: its tokens, by id and by head."""
 
@@ -237,6 +265,8 @@ class _Tree:
                 and tokens[-1].text == "?"
             )
         )
+        self.asked = _asked(tokens)
+        """The ids of the tokens inside a question."""
         for token in tokens:
             self._children.setdefault(token.head, []).append(token)
 
@@ -255,7 +285,7 @@ class _Tree:
 def _own_status(tree: _Tree, head: _Token) -> bool:
     """Whether the clause headed by ``head`` is asserted by its own words and its frame."""
     children = tree.children(head.id)
-    if tree.question:  # the parse of a question is often poor: none of its clauses is stated
+    if tree.question or head.id in tree.asked:  # a question states nothing it asks
         return False
     if any(c.lemma in _UNASSERTING_MARKS or c.text.lower() in _UNASSERTING_MARKS for c in children):
         return False
@@ -342,10 +372,52 @@ def _reading(tokens: Sequence[_Token]) -> RuReading:
         clauses.append(clause)
         if token.head == 0 and main is None:
             main = clause
+    clauses.extend(_accusations(tree))
     content = frozenset(
         t.lemma for t in tokens if t.pos not in {"NPRO", "PREP", "CONJ", "PRCL", "INTJ", ""}
     )
     return RuReading(tuple(clauses), main, content)
+
+
+def _accusations(tree: _Tree) -> list[RuClause]:
+    """The deeds the sentence accuses someone of ("подозревают [в нанесении] ранений брату"):
+    a noun after "в" on an ``ACCUSING`` word, with its genitive and dative words as objects."""
+    found = []
+    for token in tree.tokens:
+        frame = tree.by_id.get(token.head)
+        if token.pos != "NOUN" or frame is None or frame.lemma not in ACCUSING:
+            continue
+        if not any(c.rel == "case" and c.lemma == "в" for c in tree.children(token.id)):
+            continue
+        objects = {
+            w for c in tree.children(token.id) if c.rel in {"nmod", "iobj"} for w in tree.phrase(c)
+        }
+        found.append(
+            RuClause(
+                lemma=token.lemma,
+                subjects=frozenset(),
+                objects=frozenset(objects),
+                negated=False,
+                asserted=False,
+                passive=False,
+                pronoun_subject=True,
+                nominal=True,
+            )
+        )
+    return found
+
+
+def _names(verb: str, noun: str) -> bool:
+    """Whether ``noun`` names the deed of ``verb`` ("убийство" of "убить", "нанесение" of
+    "нанести", "похищение" of "похитить"): its stem, less the two letters that alternate."""
+    stem = re.sub("(ть|ти|чь)(ся|сь)?$", "", verb)
+    return stem != verb and noun.startswith(stem[: max(3, len(stem) - 2)])
+
+
+def _same_predicate(claim: RuClause, clause: RuClause) -> bool:
+    if clause.nominal:
+        return _names(claim.lemma, clause.lemma)
+    return clause.lemma == claim.lemma
 
 
 def _overlap(claimed: frozenset[str], stated: frozenset[str]) -> bool:
@@ -382,10 +454,12 @@ def find(parser: RussianParser, claim: str, sentences: Iterable[str]) -> RuFindi
     swapped: list[str] = []
     for sentence in sentences:
         reading = parser.read(sentence)
-        share = len(claimed.content & reading.content) / len(claimed.content)
         for clause in reading.clauses:
-            if clause.lemma != main.lemma:
+            if not _same_predicate(main, clause):
                 continue
+            # a deed named by its noun holds the claim's verb
+            content = reading.content | {main.lemma} if clause.nominal else reading.content
+            share = len(claimed.content & content) / len(claimed.content)
             if not _same_arguments(main, clause):
                 if share == 1.0 and _swapped(main, clause):
                     swapped.append(sentence)
