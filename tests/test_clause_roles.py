@@ -154,21 +154,6 @@ def test_a_deed_someone_is_convicted_of_is_held_as_stated(parser: ClauseParser) 
     assert commitment(parser, "The man murdered his wife.", sentence) is None
 
 
-@pytest.mark.parametrize(
-    ("sentence", "held"),
-    [
-        ("Why did the council close the library?", "asked"),
-        ("Did the council close the library?", "asked"),
-        ("The council closed the library, but why did it close the library?", None),
-        ("Officials say the council closed the library. Why?", None),
-    ],
-)
-def test_a_clause_inside_a_question_is_asked(
-    parser: ClauseParser, sentence: str, held: str | None
-) -> None:
-    assert commitment(parser, "The council closed the library.", sentence) == held
-
-
 def test_a_clause_stated_anywhere_in_the_sentence_is_held_as_stated(parser: ClauseParser) -> None:
     sentence = "Smith believes that the vaccine causes autism, and the vaccine causes autism."
     assert commitment(parser, "The vaccine causes autism.", sentence) is None
@@ -216,19 +201,6 @@ def test_a_reported_or_plain_clause_is_held_as_stated(
             "The man murdered his wife.",
             Label.NOT_FOUND,
             "exact check: commitment",
-        ),
-        (
-            "Are polar bear populations increasing? Experts meet in Oslo this week.",
-            "Polar bear populations are increasing.",
-            Label.NOT_FOUND,
-            "exact check: commitment",
-        ),
-        (
-            "Does the council fund the library? The council funds the library through a "
-            "yearly grant.",
-            "The council funds the library.",
-            Label.SUPPORTED,
-            None,
         ),
         (
             "He did not know that the shop had closed. He went there anyway.",

@@ -127,6 +127,11 @@ def test_the_same_words_in_swapped_roles_are_caught() -> None:
         ),
         ("Water boils at 100 degrees.", "It is not true that water boils at 100 degrees.", False),
         ("Water boils.", "Water boils.", False),  # too short to be a statement by its words
+        (
+            "Reservists are called up only in times of war.",
+            "Reservists are called up only in times of war or natural disaster.",
+            False,  # a disjunct left out: the sentence does not state the rest alone
+        ),
     ],
 )
 def test_a_claim_stated_word_for_word_is_verbatim(

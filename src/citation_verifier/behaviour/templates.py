@@ -839,7 +839,7 @@ TEMPLATES: tuple[Template, ...] = (
         S,
     ),
     # hedges: a clause the page holds only as believed, asked, charged or said by nobody, and
-    # controls (reported, known even where not known, convicted, a question answered)
+    # controls (reported, known even where not known, convicted)
     _T(
         "hedge-believes",
         "hedges",
@@ -897,22 +897,6 @@ TEMPLATES: tuple[Template, ...] = (
         S,
     ),
     _T(
-        "hedge-question",
-        "hedges",
-        "measure",
-        "Did {o1} close its office in {c1}? Reporters are still waiting for an answer.",
-        "{o1} closed its office in {c1}.",
-        N,
-    ),
-    _T(
-        "hedge-question-answered-control",
-        "hedges",
-        "measure",
-        "Did {o1} close its office in {c1}? {p1} confirmed that {o1} closed its office in {c1}.",
-        "{o1} closed its office in {c1}.",
-        S,
-    ),
-    _T(
         "hedge-hopes",
         "hedges",
         "train",
@@ -942,14 +926,6 @@ TEMPLATES: tuple[Template, ...] = (
         "train",
         "{p1} is suspected of stealing paintings from {o1}.",
         "{p1} stole paintings from {o1}.",
-        N,
-    ),
-    _T(
-        "hedge-why",
-        "hedges",
-        "train",
-        "Why did {o1} sell its stake in {o2}?",
-        "{o1} sold its stake in {o2}.",
         N,
     ),
     _T(

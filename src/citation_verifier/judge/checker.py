@@ -271,8 +271,7 @@ class CheckerJudge:
         if "verbatim" in rules and (verbatim := checks.verbatim()) is not None:
             return verbatim
         held = checks.held_as() if "commitment" in rules and label != Label.NOT_FOUND else None
-        # a question may be answered elsewhere on the page: it takes away only a support
-        if held == "unasserted" or (held == "asked" and label == Label.SUPPORTED):
+        if held == "unasserted":
             return Finding("commitment", Label.NOT_FOUND, None)
         if held == "presupposed":  # "did not know that P" does not negate P
             rules = [r for r in rules if r not in {"negated", "polarity"}]

@@ -26,8 +26,11 @@ model's verdict stands.
 
 :func:`commitment` reads how a sentence holds a claim it holds only as the object clause of
 another verb: believed, hoped, asked about ("whether") or said by nobody ("did not say that")
-is not asserted; known, even where not known ("did not know that the shop had closed"), is
-presupposed. Reported clauses ("said that", "found that") are the page's.
+is not asserted, and nor is a deed someone is only charged with ("accused of murdering his
+wife", "arrested on suspicion of murder", "is alleged to have killed": a verb or a noun of the
+claim's verb after "of", "with" or "for", its doer the one charged); known, even where not
+known ("did not know that the shop had closed"), is presupposed. Reported clauses ("said
+that", "found that") and findings ("convicted of") are the page's.
 """
 
 from __future__ import annotations
@@ -49,8 +52,6 @@ _SUBJECTS = {"nsubj", "nsubjpass", "csubj", "csubjpass"}
 _RELATIVE = {"who", "whom", "which", "that"}
 # A clause these introduce is not stated as fact.
 _CONDITIONS = {"if", "unless", "whether"}
-# A question runs back from its "?" to the nearest of these (or the sentence's start).
-_QUESTION_STARTS = frozenset(':;"“(')
 # The prepositions that name the deed someone is charged with ("accused of", "charged with",
 # "arrested for").
 _CHARGED = {"of", "with", "for"}
@@ -95,8 +96,6 @@ class Clause:
     frame: Frame | None = None
     """The verb whose object this clause is ("did not say [that taxes would rise]"), or that
     charges someone with it ("accused of [murdering his wife]")."""
-    asked: bool = False
-    """Inside a question ("Did the mayor resign?", "asked: why did the mayor resign?")."""
 
 
 @dataclass(frozen=True)
@@ -141,36 +140,13 @@ class ClauseParser:
         content = frozenset(_lemma(t) for t in doc if t.pos_ in _CONTENT and not t.is_stop)
         if any(s.root.pos_ not in {"VERB", "AUX"} for s in doc.sents):
             return Reading([], content)  # no main verb: a parse gone astray, or no clause
-        asked = _asked(doc)
-        clauses = [_clause(t, t.i in asked) for t in doc if t.pos_ == "VERB"]
+        clauses = [_clause(t) for t in doc if t.pos_ == "VERB"]
         clauses += [
             _accused_deed(t, charging)
             for t in doc
             if t.pos_ == "NOUN" and (charging := _charging(t)) is not None
         ]
         return Reading(clauses, content)
-
-
-def _asked(doc: Doc) -> frozenset[int]:
-    """The tokens between each "?" and where its question starts (a colon, an opening quote
-    or bracket, a comma before "but" or "and", the sentence's start): "He asked: why did the
-    mayor resign?" asks only what follows the colon."""
-    asked: set[int] = set()
-    start = 0
-    for token in doc:
-        if token.is_sent_start:
-            start = token.i
-        if token.text == "?":
-            asked.update(range(start, token.i))
-        if token.text == "?" or token.text in _QUESTION_STARTS or _joins_clauses(token):
-            start = token.i + 1
-    return frozenset(asked)
-
-
-def _joins_clauses(token: Token) -> bool:
-    """A comma before "but", "and", "or": "The mayor resigned, but why?" asks only after it."""
-    following = token.nbor() if token.i + 1 < len(token.doc) else None
-    return token.text == "," and following is not None and following.dep_ == "cc"
 
 
 def _lemma(token: Token) -> str:
@@ -244,7 +220,7 @@ def _passive(verb: Token) -> bool:
     )
 
 
-def _clause(verb: Token, asked: bool = False) -> Clause:
+def _clause(verb: Token) -> Clause:
     children = list(verb.children)
     frame = _frame(verb)
     subjects = [c for c in children if c.dep_ in _SUBJECTS]
@@ -263,23 +239,23 @@ def _clause(verb: Token, asked: bool = False) -> Clause:
     modal = any(c.dep_ == "aux" and c.tag_ == "MD" and c.lower_ != "will" for c in children)
     asserted = _asserted(verb)
     if by and not passive:  # a "by" agent on an active verb: the parse went astray
-        return Clause(_lemma(verb), None, None, asserted, main, modal, frame, asked)
+        return Clause(_lemma(verb), None, None, asserted, main, modal, frame)
     if not subjects:
         if verb.dep_ in {"relcl", "acl"} and verb.head.pos_ in {"NOUN", "PROPN"}:
             subjects = [verb.head]  # "the student helped by the banker", "the man who left"
         elif verb.dep_ == "conj" and verb.head.pos_ in {"VERB", "AUX"}:
             subjects = [c for c in verb.head.children if c.dep_ in _SUBJECTS]
-        elif frame is not None and verb.dep_ != "ccomp":
+        elif _charging(verb) is not None:
             subjects = _charged(verb.head)  # "the man was accused of [murdering his wife]"
     subject = _role(subjects) if subjects else None
     if passive:
         agent = _role(by) if by else None
-        return Clause(_lemma(verb), agent, subject, asserted, main, modal, frame, asked)
+        return Clause(_lemma(verb), agent, subject, asserted, main, modal, frame)
     patient = _role(objects) if objects else None
     if patient is None and any(c.dep_ == "ccomp" and c.tag_ in _FINITE for c in children):
         # a finite clause: "knew the athlete mentioned the actor" (not "helps his son ride")
         patient = Role((), frozenset(), frozenset(), clause=True)
-    return Clause(_lemma(verb), subject, patient, asserted, main, modal, frame, asked)
+    return Clause(_lemma(verb), subject, patient, asserted, main, modal, frame)
 
 
 def _charging(token: Token) -> Token | None:
@@ -520,10 +496,9 @@ KNOWING = frozenset(
 def commitment(parser: ClauseParser, claim: str, sentence: str) -> str | None:
     """How ``sentence`` holds ``claim`` when it holds it only unasserted or presupposed:
     ``"unasserted"`` (believed, hoped, asked "whether", charged: "accused of murdering his
-    wife", or said by nobody: "did not say that taxes would rise"), ``"asked"`` (in a
-    question: "Did the mayor resign?", which the page's next sentence may answer),
-    ``"presupposed"`` (known, even if not known: "did not know that the shop had closed"), or
-    None (stated somewhere in it, or not held in either way)."""
+    wife", or said by nobody: "did not say that taxes would rise"), ``"presupposed"`` (known,
+    even if not known: "did not know that the shop had closed"), or None (stated somewhere in
+    it, or not held in either way)."""
     if len(claim.split()) > MAX_CLAIM_WORDS:
         return None
     stated = parser.read(sentence)
@@ -531,25 +506,22 @@ def commitment(parser: ClauseParser, claim: str, sentence: str) -> str | None:
         if not (clause.main and clause.asserted) or clause.frame is not None:
             continue
         held = {
-            _held(occurrence)
+            _held(occurrence.frame)
             for occurrence in stated.clauses
             if occurrence.verb == clause.verb and _same_roles(clause, occurrence)
         }
         if held and None not in held:
-            return next(h for h in ("unasserted", "asked", "presupposed") if h in held)
+            return "unasserted" if "unasserted" in held else "presupposed"
     return None
 
 
-def _held(occurrence: Clause) -> str | None:
-    frame = occurrence.frame
-    if frame is not None and (
+def _held(frame: Frame | None) -> str | None:
+    if frame is None:
+        return None
+    if (
         frame.mark in {"whether", "if"}
         or frame.verb in BELIEVING | ACCUSING
         or (frame.verb in SAYING and frame.negated)
     ):
         return "unasserted"
-    if occurrence.asked:
-        return "asked"
-    if frame is not None and frame.verb in KNOWING:
-        return "presupposed"
-    return None
+    return "presupposed" if frame.verb in KNOWING else None

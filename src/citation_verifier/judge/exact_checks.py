@@ -20,9 +20,11 @@ claim with the page's sentence that states its content words (the *aligned* sent
   banker slept" against "The banker slept"), or the one that has them is under "if" or beside
   an "or" → not_found;
 - ``commitment``: the sentence holds the claim only as what someone believes, hopes or asks
-  ("Critics questioned whether the drug reduces mortality"), or what nobody says ("did not say
-  that taxes would rise") → not_found, whatever the model or a negation rule said; a clause
-  known, even where not known ("did not know that the shop had closed"), is no negation of it;
+  ("Critics questioned whether the drug reduces mortality"), what someone is only charged with
+  ("was accused of murdering his wife", "arrested on suspicion of …"), or what nobody says
+  ("did not say that taxes would rise") → not_found, whatever the model or a negation rule
+  said; a clause known, even where not known ("did not know that the shop had closed"), is
+  no negation of it;
 - ``verbatim``: the claim is, word for word, a sentence of the passages (or that sentence with
   nothing but a lead-in) → supported with that sentence.
 
@@ -88,6 +90,8 @@ NEGATION_SCOPE = 4
 # Aligned: the sentence holds at least this share of the claim's content words.
 ALIGNED = 0.6
 POLARITY_ALIGNED = 0.75
+# A sentence that leaves these out of the claim drops a disjunct: it does not state the rest.
+_DISJUNCTIONS = frozenset({"or", "nor", "either", "neither"})
 # A near copy: the sentence holds at least this share of the claim's content words (a claim
 # that adds a fact to a sentence may be twice its length) ...
 NEAR_COPY_ALIGNED = 0.25
@@ -156,8 +160,8 @@ def _words(text: str) -> list[str]:
 
 def is_verbatim(claim: str, sentence: str) -> bool:
     """``sentence`` states ``claim`` word for word: the claim's words are the sentence's, or a
-    contiguous run of them that is at least 80 % of the sentence with no negation or number
-    among the words it leaves out."""
+    contiguous run of them that is at least 80 % of the sentence with no negation, number or
+    "or" among the words it leaves out ("during war" is not "during war or disasters")."""
     wanted, have = _words(claim), _words(sentence)
     if len(wanted) < 4 or len(wanted) > len(have):
         return False
@@ -167,7 +171,10 @@ def is_verbatim(claim: str, sentence: str) -> bool:
         return False
     for i in range(len(have) - len(wanted) + 1):
         if have[i : i + len(wanted)] == wanted:
-            rest = " ".join(have[:i] + have[i + len(wanted) :])
+            left_out = have[:i] + have[i + len(wanted) :]
+            if _DISJUNCTIONS & set(left_out):
+                return False
+            rest = " ".join(left_out)
             return not negations(rest) and not quantities(rest)
     return False
 
@@ -414,19 +421,13 @@ class ExactChecks:
         return None
 
     def held_as(self) -> str | None:
-        """How the best-aligned sentence holds the claim when only unasserted: "unasserted"
-        (believed, asked "whether", charged, said by nobody), "asked" (in a question no other
-        aligned sentence leaves unanswered) or "presupposed" (known, even when not known);
-        None otherwise (:func:`clause_roles.commitment`)."""
+        """How the best-aligned sentence holds the claim when only as believed, asked
+        "whether", charged or said by nobody ("unasserted"), or known, even when not known
+        ("presupposed"); None otherwise (:func:`clause_roles.commitment`)."""
         aligned = self.aligned(POLARITY_ALIGNED)
         if not aligned or self.parser is None:
             return None
-        held = commitment(self.parser, self.claim, aligned[0].text)
-        if held == "asked" and any(
-            commitment(self.parser, self.claim, s.text) != "asked" for s in aligned[1:]
-        ):
-            return None  # "Is X safe? Yes, X is safe.": the question's answer is on the page
-        return held
+        return commitment(self.parser, self.claim, aligned[0].text)
 
     def polarity(self, quote: str) -> Finding | None:
         """The sentence ``quote`` rests on (the best-aligned sentence inside it) is negated

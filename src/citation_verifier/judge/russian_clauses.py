@@ -13,13 +13,14 @@ the checks look for clauses of the evidence sentences with the same predicate an
 do not contradict the claim's (:func:`find`):
 
 - ``commitment``: every such clause is held only as what someone believes, fears or hopes
-  ("думает, что …"), asks ("… ли …", "разве …"), wishes ("чтобы …"), supposes ("если …",
-  "… бы …"), hedges ("возможно, …", "якобы …", "будто …") or what nobody says ("не говорил,
-  что …"), or as a deed only tried, meant, asked for, possible or due ("пытались закрыть",
-  "потребовал закрыть", "должна проверить", "может вызывать"): not_found. Any other frame
-  (known: "знал, что …", even "не знал, что …"; reported: "сообщил, что …"; managed: "смогли
-  закрыть", "удалось закрыть"; a modal that introduces a statement: "стоит отметить, что …")
-  leaves the clause the page's.
+  ("думает, что …"), asks ("… ли …", "разве …", any clause before a "?"), wishes ("чтобы …"),
+  supposes ("если …", "… бы …"), hedges ("возможно, …", "якобы …", "будто …") or what nobody
+  says ("не говорил, что …"), or as a deed only tried, meant, asked for, possible or due
+  ("пытались закрыть", "потребовал закрыть", "должна проверить", "может вызывать"), or one
+  someone is only accused of ("обвиняется в убийстве", "подозревают в нанесении"): not_found.
+  Any other frame (known: "знал, что …", even "не знал, что …"; reported: "сообщил, что …";
+  managed: "смогли закрыть", "удалось закрыть"; a modal that introduces a statement: "стоит
+  отметить, что …") leaves the clause the page's.
 - ``negated``: every asserted such clause has the other polarity ("цены не вырастут" against
   "цены вырастут"): contradicted, with that sentence as the quote.
 - ``roles``: the predicate is there only with the claim's subject as its object and its object as
@@ -101,8 +102,6 @@ ACCUSING = _words(
     "обвинять обвинить обвиняться обвиниться подозревать заподозрить подозреваться обвинение "
     "подозрение обвиняемый подозреваемый"
 )
-# "Означает ли …, что …?", "Правда ли, что …?": a question's "ли" follows its first word.
-_QUESTION_PARTICLE = "ли"
 _HEDGES = _words(
     "возможно вероятно наверное наверно видимо кажется пожалуй предположительно якобы по-видимому"
 )
@@ -257,16 +256,9 @@ class _Tree:
         self.tokens = tokens
         self.by_id = {t.id: t for t in tokens}
         self._children: dict[int, list[_Token]] = {}
-        self.question = bool(tokens) and (
-            tokens[0].lemma in _QUESTION_OPENERS
-            or (
-                len(tokens) > 2
-                and tokens[1].text.lower() == _QUESTION_PARTICLE
-                and tokens[-1].text == "?"
-            )
-        )
+        self.question = bool(tokens) and tokens[0].lemma in _QUESTION_OPENERS
         self.asked = _asked(tokens)
-        """The ids of the tokens inside a question."""
+        """The ids of the tokens inside a question ("Означает ли …, что …?")."""
         for token in tokens:
             self._children.setdefault(token.head, []).append(token)
 
