@@ -141,12 +141,21 @@ def test_a_clause_only_believed_asked_or_said_by_nobody_is_unasserted(
         "The man is alleged to have murdered his wife.",
         "The man is believed to have murdered his wife.",
         "The man was charged with murdering his wife.",
+        "The man allegedly murdered his wife in 2019.",
     ],
 )
 def test_a_deed_someone_is_only_accused_of_is_unasserted(
     parser: ClauseParser, sentence: str
 ) -> None:
     assert commitment(parser, "The man murdered his wife.", sentence) == "unasserted"
+
+
+def test_a_deed_charged_with_an_irregular_verb_is_unasserted_in_the_checker() -> None:
+    page = "The senator is accused of taking bribes from a construction firm. He denies it."
+    judgement = checker_judge(Settings()).judge_sync(
+        "The senator took bribes.", split_passages(page)
+    )
+    assert (judgement.label, judgement.detail) == (Label.NOT_FOUND, "exact check: commitment")
 
 
 def test_a_deed_someone_is_convicted_of_is_held_as_stated(parser: ClauseParser) -> None:

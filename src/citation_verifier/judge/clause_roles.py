@@ -55,6 +55,8 @@ _CONDITIONS = {"if", "unless", "whether"}
 # The prepositions that name the deed someone is charged with ("accused of", "charged with",
 # "arrested for").
 _CHARGED = {"of", "with", "for"}
+# Adverbs that make a verb's clause an allegation ("allegedly murdered his wife").
+_ALLEGEDLY = {"allegedly", "supposedly", "purportedly", "ostensibly"}
 # The words of a role's phrase: its noun and the nouns and names that qualify it.
 _PHRASE_PARTS = {"compound", "flat", "nmod", "amod", "poss", "appos"}
 # Clauses attached to a filler: "the actor [who saw the lawyer]", "the student [helped by …]".
@@ -313,6 +315,8 @@ def _negated(verb: Token) -> bool:
 def _frame(verb: Token) -> Frame | None:
     if (charging := _charging(verb)) is not None:
         return Frame(_lemma(charging), _negated(charging), "")
+    if any(c.dep_ == "advmod" and c.lower_ in _ALLEGEDLY for c in verb.children):
+        return Frame("allege", False, "")  # "allegedly murdered": it is alleged that …
     if verb.dep_ != "ccomp" or verb.head.pos_ not in {"VERB", "AUX"}:
         return None
     marks = [c.lower_ for c in verb.children if c.dep_ == "mark"]

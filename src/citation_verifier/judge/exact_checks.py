@@ -423,8 +423,9 @@ class ExactChecks:
     def held_as(self) -> str | None:
         """How the best-aligned sentence holds the claim when only as believed, asked
         "whether", charged or said by nobody ("unasserted"), or known, even when not known
-        ("presupposed"); None otherwise (:func:`clause_roles.commitment`)."""
-        aligned = self.aligned(POLARITY_ALIGNED)
+        ("presupposed"); None otherwise (:func:`clause_roles.commitment`). Aligned at
+        ``ALIGNED``: "took bribes" is in "accused of taking bribes" only by its lemmas."""
+        aligned = self.aligned()
         if not aligned or self.parser is None:
             return None
         return commitment(self.parser, self.claim, aligned[0].text)
