@@ -109,6 +109,8 @@ class Frame:
     """"did not say", "nobody claims"."""
     mark: str
     """What introduces the clause: "that", "whether", "if" or nothing."""
+    charged: bool = False
+    """A deed someone is charged with ("accused of [murdering]"), not an object clause."""
 
 
 @dataclass(frozen=True)
@@ -266,7 +268,8 @@ def _charging(token: Token) -> Token | None:
     if token.dep_ in {"pcomp", "pobj"} and token.head.lower_ in _CHARGED:
         word = token.head.head
         return word if _lemma(word) in ACCUSING else None
-    if token.dep_ == "xcomp" and _passive(token.head):
+    to = any(c.dep_ == "aux" and c.lower_ == "to" for c in token.children)
+    if token.dep_ == "xcomp" and to and _passive(token.head):
         word = token.head
         return word if _lemma(word) in ACCUSING | BELIEVING else None
     return None
@@ -295,7 +298,7 @@ def _accused_deed(noun: Token, charging: Token) -> Clause:
         _role(patients) if patients else None,
         asserted=True,
         main=False,
-        frame=Frame(_lemma(charging), _negated(charging), ""),
+        frame=Frame(_lemma(charging), _negated(charging), "", charged=True),
     )
 
 
@@ -314,9 +317,9 @@ def _negated(verb: Token) -> bool:
 
 def _frame(verb: Token) -> Frame | None:
     if (charging := _charging(verb)) is not None:
-        return Frame(_lemma(charging), _negated(charging), "")
+        return Frame(_lemma(charging), _negated(charging), "", charged=True)
     if any(c.dep_ == "advmod" and c.lower_ in _ALLEGEDLY for c in verb.children):
-        return Frame("allege", False, "")  # "allegedly murdered": it is alleged that …
+        return Frame("allege", False, "", charged=True)  # "allegedly murdered": alleged that …
     if verb.dep_ != "ccomp" or verb.head.pos_ not in {"VERB", "AUX"}:
         return None
     marks = [c.lower_ for c in verb.children if c.dep_ == "mark"]
@@ -421,7 +424,7 @@ def conflicting_roles(parser: ClauseParser, claim: str, sentence: str) -> bool:
     return False
 
 
-# Verbs whose object clause the page does not assert: believing, hoping, doubting …
+# Verbs whose object clause the page does not assert: believing, hoping, doubting, alleging …
 BELIEVING = frozenset(
     [
         "believe",
@@ -439,6 +442,7 @@ BELIEVING = frozenset(
         "guess",
         "predict",
         "wish",
+        "allege",
     ]
 )
 # … charging someone with a deed ("accused of murdering", "charged with fraud", "is alleged to
@@ -524,7 +528,8 @@ def _held(frame: Frame | None) -> str | None:
         return None
     if (
         frame.mark in {"whether", "if"}
-        or frame.verb in BELIEVING | ACCUSING
+        or frame.verb in BELIEVING
+        or (frame.charged and frame.verb in ACCUSING)
         or (frame.verb in SAYING and frame.negated)
     ):
         return "unasserted"
