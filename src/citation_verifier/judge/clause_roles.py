@@ -226,7 +226,8 @@ def _passive(verb: Token) -> bool:
 
 def _clause(verb: Token) -> Clause:
     children = list(verb.children)
-    frame = _frame(verb)
+    charging = _charging(verb)
+    frame = _frame(verb, charging)
     subjects = [c for c in children if c.dep_ in _SUBJECTS]
     # an object read as an object predicate: "called the senator" (as in "called him a fool")
     objects = [c for c in children if c.dep_ == "dobj"] or [
@@ -249,7 +250,7 @@ def _clause(verb: Token) -> Clause:
             subjects = [verb.head]  # "the student helped by the banker", "the man who left"
         elif verb.dep_ == "conj" and verb.head.pos_ in {"VERB", "AUX"}:
             subjects = [c for c in verb.head.children if c.dep_ in _SUBJECTS]
-        elif _charging(verb) is not None:
+        elif charging is not None:
             subjects = _charged(verb.head)  # "the man was accused of [murdering his wife]"
     subject = _role(subjects) if subjects else None
     if passive:
@@ -315,8 +316,10 @@ def _negated(verb: Token) -> bool:
     return False
 
 
-def _frame(verb: Token) -> Frame | None:
-    if (charging := _charging(verb)) is not None:
+def _frame(verb: Token, charging: Token | None) -> Frame | None:
+    """The verb whose object ``verb``'s clause is, or the word ``charging`` it (see
+    :func:`_charging`), or "allegedly" on it."""
+    if charging is not None:
         return Frame(_lemma(charging), _negated(charging), "", charged=True)
     if any(c.dep_ == "advmod" and c.lower_ in _ALLEGEDLY for c in verb.children):
         return Frame("allege", False, "", charged=True)  # "allegedly murdered": alleged that …
