@@ -124,6 +124,7 @@ def test_the_checker_does_not_support_a_passive_read_as_active() -> None:
         ("The minister did not say that taxes would rise next year.", "Taxes will rise next year."),
         ("Smith believes that the vaccine causes autism.", "The vaccine causes autism."),
         ("Critics questioned whether the drug reduces mortality.", "The drug reduces mortality."),
+        ("The man, police believe, killed his wife.", "The man killed his wife."),
     ],
 )
 def test_a_clause_only_believed_asked_or_said_by_nobody_is_unasserted(
@@ -166,6 +167,19 @@ def test_a_deed_someone_is_convicted_of_is_held_as_stated(parser: ClauseParser) 
 def test_a_clause_stated_anywhere_in_the_sentence_is_held_as_stated(parser: ClauseParser) -> None:
     sentence = "Smith believes that the vaccine causes autism, and the vaccine causes autism."
     assert commitment(parser, "The vaccine causes autism.", sentence) is None
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "The man, police said, killed his wife.",
+        "The man killed his wife, and police believe it was planned.",
+    ],
+)
+def test_a_clause_beside_a_report_or_a_belief_of_its_own_is_held_as_stated(
+    parser: ClauseParser, sentence: str
+) -> None:
+    assert commitment(parser, "The man killed his wife.", sentence) is None
 
 
 def test_a_clause_known_even_when_not_known_is_presupposed(parser: ClauseParser) -> None:

@@ -323,10 +323,23 @@ def _frame(verb: Token, charging: Token | None) -> Frame | None:
         return Frame(_lemma(charging), _negated(charging), "", charged=True)
     if any(c.dep_ == "advmod" and c.lower_ in _ALLEGEDLY for c in verb.children):
         return Frame("allege", False, "", charged=True)  # "allegedly murdered": alleged that …
+    for aside in verb.children:
+        if _believed_aside(aside):  # "The man, police believe, killed his wife"
+            return Frame(_lemma(aside), False, "")
     if verb.dep_ != "ccomp" or verb.head.pos_ not in {"VERB", "AUX"}:
         return None
     marks = [c.lower_ for c in verb.children if c.dep_ == "mark"]
     return Frame(_lemma(verb.head), _negated(verb.head), marks[0] if marks else "")
+
+
+def _believed_aside(token: Token) -> bool:
+    """A believing verb set beside a clause ("police believe"): it frames the clause. One with
+    an object or a clause of its own is a statement beside it, not a frame."""
+    return (
+        token.dep_ == "parataxis"
+        and _lemma(token) in BELIEVING
+        and not any(c.dep_ in {"dobj", "ccomp", "xcomp"} for c in token.children)
+    )
 
 
 def _disjoined(node: Token) -> bool:

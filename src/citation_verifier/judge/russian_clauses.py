@@ -287,6 +287,8 @@ def _own_status(tree: _Tree, head: _Token) -> bool:
         return False
     if _reports(head):
         return True
+    if any(_believed_aside(tree, c) for c in children):
+        return False
     frame = tree.by_id.get(head.head) if head.rel in _COMPLEMENTS else None
     if frame is not None:
         if frame.lemma in BELIEVING:
@@ -304,6 +306,18 @@ def _reports(head: _Token) -> bool:
     """A saying or believing verb beside what it frames ("«…», - сказал он", "«…», - считает
     он"): the parse hangs it on the quote's verb, but it is the frame, not framed by it."""
     return head.rel == "parataxis" and head.lemma in SAYING | BELIEVING
+
+
+def _believed_aside(tree: _Tree, token: _Token) -> bool:
+    """A believing aside on a clause ("Как считают силовики, он не платил", "По мнению
+    журналистов, мэр ушёл", "«…», - считает он"): the clause is the believer's, not the page's.
+    An aside names only who believes; a believing verb with an object or a clause of its own
+    ("…; аналитики считают это ошибкой") is a statement beside it, not a frame."""
+    return (
+        token.rel == "parataxis"
+        and token.lemma in BELIEVING
+        and not any(c.rel in _OBJECTS | _COMPLEMENTS for c in tree.children(token.id))
+    )
 
 
 def _asserted(tree: _Tree, head: _Token) -> bool:
