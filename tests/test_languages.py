@@ -61,6 +61,22 @@ def test_claims_and_pages_are_told_apart_by_language(
     assert identifier.pair(claim, page) == Languages(expected, expected)
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("库存产品仍有增无减", "zh"),
+        ("这座桥去年才修好,现在车很多", "zh"),
+        ("東京は日本の首都です。", "ja"),
+        ("서울은 한국의 수도입니다.", "ko"),
+        ("佢哋喺度食緊飯,唔使等佢", "yue"),
+    ],
+)
+def test_chinese_japanese_and_korean_are_told_by_their_script(
+    identifier: LanguageIdentifier, text: str, expected: str
+) -> None:
+    assert identifier.best(text) == expected
+
+
 def test_a_short_english_claim_full_of_names_takes_the_pages_language(
     identifier: LanguageIdentifier,
 ) -> None:

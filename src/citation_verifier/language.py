@@ -79,6 +79,8 @@ class LanguageIdentifier:
         empty when the text has no letters."""
         if not _LETTER.search(text):
             return []
+        if (script := _east_asian(text)) is not None:
+            return [(script, 1.0)]
         found = self._load().detect(" ".join(text.split()), model="lite", k=k)
         return [(str(item["lang"]), float(item["score"])) for item in found]
 
@@ -140,6 +142,39 @@ class LanguageIdentifier:
         if language is not None and shares.get(language, 0.0) >= _PAGE_SHARE:
             page = language
         return Languages(claim=language, page=page)
+
+
+def _east_asian(text: str) -> str | None:
+    """Chinese, Japanese or Korean told by script, for text mostly in their scripts: fastText
+    guesses short Han text as Japanese, Cantonese, even Thai (11 % of the Chinese claims of
+    docs/LANGUAGES.md), while the script is unambiguous. Japanese writes kana in every
+    sentence, Korean writes Hangul, Chinese writes neither; Cantonese is Chinese here unless
+    it uses the words only written Cantonese has."""
+    if not _EAST_ASIAN.search(text):
+        return None
+    letters = _LETTER.findall(text)
+    han = sum(1 for ch in letters if _HAN.match(ch))
+    kana = sum(1 for ch in letters if _KANA.match(ch))
+    hangul = sum(1 for ch in letters if _HANGUL.match(ch))
+    east_asian = han + kana + hangul
+    if east_asian * 2 < len(letters):
+        return None
+    if hangul * 2 >= east_asian:
+        return "ko"
+    if kana * 20 >= east_asian:
+        return "ja"
+    return "yue" if len(_CANTONESE.findall(text)) >= 2 else "zh"
+
+
+_HAN_CHARS = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_KANA_CHARS = "\u3041-\u309f\u30a1-\u30ff\u31f0-\u31ff\uff66-\uff9d"
+_HANGUL_CHARS = "\uac00-\ud7af\u1100-\u11ff\u3131-\u318e"
+_HAN = re.compile(f"[{_HAN_CHARS}]")
+_KANA = re.compile(f"[{_KANA_CHARS}]")
+_HANGUL = re.compile(f"[{_HANGUL_CHARS}]")
+_EAST_ASIAN = re.compile(f"[{_HAN_CHARS}{_KANA_CHARS}{_HANGUL_CHARS}]")
+# Words only written Cantonese uses (嘅 "of", 咗 perfective, 唔 "not", 佢哋 "they" …).
+_CANTONESE = re.compile("[嘅咗唔喺冇佢哋嘢啲咁噉嚟睇咩嗰]")
 
 
 def _latin(text: str) -> bool:
