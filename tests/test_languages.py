@@ -77,6 +77,17 @@ def test_chinese_japanese_and_korean_are_told_by_their_script(
     assert identifier.best(text) == expected
 
 
+def test_a_claim_read_as_malay_on_an_indonesian_page_is_indonesian(
+    identifier: LanguageIdentifier,
+) -> None:
+    page = (
+        "Budi adalah seorang guru di sekolah dasar negeri di Bandung. Ia sudah mengajar selama "
+        "sepuluh tahun dan tinggal bersama keluarganya."
+    )
+    assert identifier.best("Budi ialah guru sekolah rendah.") == "ms"
+    assert identifier.pair("Budi ialah guru sekolah rendah.", page) == Languages("id", "id")
+
+
 def test_a_short_english_claim_full_of_names_takes_the_pages_language(
     identifier: LanguageIdentifier,
 ) -> None:
