@@ -77,6 +77,14 @@ def test_chinese_japanese_and_korean_are_told_by_their_script(
     assert identifier.best(text) == expected
 
 
+def test_a_claim_in_kanji_alone_on_a_japanese_page_is_japanese(
+    identifier: LanguageIdentifier,
+) -> None:
+    page = "東京都知事選挙の結果が発表されました。現職の知事が三回目の当選を果たしました。"
+    assert identifier.best("東京都知事選挙結果") == "zh"  # alone, Han reads as Chinese
+    assert identifier.pair("東京都知事選挙結果", page) == Languages("ja", "ja")
+
+
 def test_a_claim_read_as_malay_on_an_indonesian_page_is_indonesian(
     identifier: LanguageIdentifier,
 ) -> None:

@@ -82,7 +82,7 @@ class LanguageIdentifier:
         if not _LETTER.search(text):
             return []
         if (script := _east_asian(text)) is not None:
-            return [(script, 1.0)]
+            return script[:k]
         found = self._load().detect(" ".join(text.split()), model="lite", k=k)
         return [(str(item["lang"]), float(item["score"])) for item in found]
 
@@ -156,12 +156,14 @@ class LanguageIdentifier:
         return Languages(claim=language, page=page)
 
 
-def _east_asian(text: str) -> str | None:
+def _east_asian(text: str) -> list[tuple[str, float]] | None:
     """Chinese, Japanese or Korean told by script, for text mostly in their scripts: fastText
     guesses short Han text as Japanese, Cantonese, even Thai (11 % of the Chinese claims of
-    docs/LANGUAGES.md), while the script is unambiguous. Japanese writes kana in every
+    docs/LANGUAGES.md), while the script all but decides. Japanese writes kana in nearly every
     sentence, Korean writes Hangul, Chinese writes neither; Cantonese is Chinese here unless
-    it uses the words only written Cantonese has."""
+    it uses the words only written Cantonese has. Han alone is most likely Chinese, but a
+    Japanese headline may be all kanji: Japanese stays the second guess, so such a claim on a
+    Japanese page is read as Japanese (see :meth:`LanguageIdentifier.claim`)."""
     if not _EAST_ASIAN.search(text):
         return None
     letters = _LETTER.findall(text)
@@ -172,10 +174,11 @@ def _east_asian(text: str) -> str | None:
     if east_asian * 2 < len(letters):
         return None
     if hangul * 2 >= east_asian:
-        return "ko"
+        return [("ko", 1.0)]
     if kana * 20 >= east_asian:
-        return "ja"
-    return "yue" if len(_CANTONESE.findall(text)) >= 2 else "zh"
+        return [("ja", 1.0)]
+    chinese = "yue" if len(_CANTONESE.findall(text)) >= 2 else "zh"
+    return [(chinese, 0.9), ("ja", 0.1)]
 
 
 _HAN_CHARS = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
