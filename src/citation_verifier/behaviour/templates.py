@@ -944,6 +944,31 @@ TEMPLATES: tuple[Template, ...] = (
         "{o1} moved to {c1}.",
         S,
     ),
+    # a believing aside frames its clause like "believe that"; a saying one is a report
+    _T(
+        "hedge-aside-believe",
+        "hedges",
+        "measure",
+        "{o1}, analysts believe, will open an office in {c1}.",
+        "{o1} will open an office in {c1}.",
+        N,
+    ),
+    _T(
+        "hedge-aside-said-control",
+        "hedges",
+        "measure",
+        "{o1}, {p1} said, opened an office in {c1}.",
+        "{o1} opened an office in {c1}.",
+        S,
+    ),
+    _T(
+        "hedge-aside-suspect",
+        "hedges",
+        "train",
+        "{o1}, investigators suspect, sold its stake in {o2}.",
+        "{o1} sold its stake in {o2}.",
+        N,
+    ),
 )
 
 _FILLERS: dict[str, dict[Half, tuple[str, ...]]] = {
