@@ -368,6 +368,20 @@ async def test_no_storage_survives_between_pages(serve: Serve, settings: Setting
     assert root_text(page) == "storage=none cookie=none"
 
 
+async def test_a_page_that_declares_no_charset_is_rendered_in_the_one_it_is_written_in(
+    serve: Serve, settings: Settings
+) -> None:
+    text = "新建的长江大桥于今年五月正式通车,全长1670米。"
+    undeclared = f"<!doctype html><html><body><p>{text}</p></body></html>"
+    site = serve({"/zh": Page(undeclared.encode(), content_type="text/html")})
+    renderer = BrowserRenderer(settings)
+    try:
+        page = await renderer.render(site.url("/zh"))
+    finally:
+        await renderer.aclose()
+    assert text in page.body.decode("utf-8")
+
+
 async def test_page_that_is_a_download_is_refused(serve: Serve, settings: Settings) -> None:
     attachment = Page(
         b"binary",

@@ -92,29 +92,42 @@ def _known_codec(name: str | None) -> str | None:
         return None
 
 
-def decode_body(body: bytes, declared_charset: str | None) -> str:
-    """Decode a text body: BOM, then the HTTP charset, then a ``<meta charset>``, then UTF-8,
-    then statistical detection. Never raises; undecodable bytes become U+FFFD."""
+def declared_encoding(body: bytes, declared_charset: str | None) -> str | None:
+    """The codec a body declares: its BOM, then the HTTP charset, then a ``<meta charset>``;
+    None when it declares none (or only codecs Python does not know)."""
     for bom, codec in (
         (b"\xef\xbb\xbf", "utf-8-sig"),
         (b"\xff\xfe", "utf-16"),
         (b"\xfe\xff", "utf-16"),
     ):
         if body.startswith(bom):
-            return body.decode(codec, errors="replace")
+            return codec
     meta = _META_CHARSET.search(body[:4096])
     for candidate in (declared_charset, meta.group(1).decode("ascii") if meta else None):
-        known = _known_codec(candidate)
-        if known:
-            return body.decode(known, errors="replace")
+        if known := _known_codec(candidate):
+            return known
+    return None
+
+
+def sniffed_encoding(body: bytes) -> str:
+    """The codec of a body that declares none: UTF-8 when it is valid UTF-8, else statistical
+    detection's best guess (UTF-8 when it has none)."""
     try:
-        return body.decode("utf-8")
+        body.decode("utf-8")
+        return "utf-8"
     except UnicodeDecodeError:
         pass
     from charset_normalizer import from_bytes  # trafilatura's dependency; only needed here
 
     best = from_bytes(body).best()
-    return str(best) if best is not None else body.decode("utf-8", errors="replace")
+    return best.encoding if best is not None else "utf-8"
+
+
+def decode_body(body: bytes, declared_charset: str | None) -> str:
+    """Decode a text body: BOM, then the HTTP charset, then a ``<meta charset>``, then UTF-8,
+    then statistical detection. Never raises; undecodable bytes become U+FFFD."""
+    codec = declared_encoding(body, declared_charset) or sniffed_encoding(body)
+    return body.decode(codec, errors="replace")
 
 
 def load_libraries() -> None:

@@ -30,6 +30,7 @@ from urllib.parse import urljoin, urlsplit
 
 import httpx
 
+from citation_verifier import extract
 from citation_verifier.fetch.base import FetchedPage, FetchFailed
 from citation_verifier.fetch.body import ACCEPT_ENCODING, read_capped
 from citation_verifier.fetch.ssrf import pinned_request, resolve_allowed
@@ -412,6 +413,7 @@ class BrowserRenderer:
             else:
                 await route.abort("blockedbyclient")
                 return
+            response_headers = _with_charset(response_headers, body)
             if main_frame:
                 state.status = status
                 state.headers = response_headers
@@ -466,6 +468,20 @@ class BrowserRenderer:
             joiner = "\n" if name == "set-cookie" else ", "
             merged[name] = f"{merged[name]}{joiner}{value}" if name in merged else value
         return response.status_code, merged, body
+
+
+def _with_charset(headers: dict[str, str], body: bytes) -> dict[str, str]:
+    """``headers`` naming the charset of a text body that declares none (no charset, BOM or
+    ``<meta charset>``), as the direct reader sniffs it: Chromium would read such a page as
+    windows-1252, and a UTF-8 Chinese page became Latin mojibake, its language "Catalan"."""
+    content_type = headers.get("content-type", "")
+    if (
+        not content_type.lower().startswith("text/")
+        or "charset=" in content_type.lower()
+        or extract.declared_encoding(body, None) is not None
+    ):
+        return headers
+    return {**headers, "content-type": f"{content_type}; charset={extract.sniffed_encoding(body)}"}
 
 
 async def _refuse_websocket(ws: WebSocketRoute) -> None:
