@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
+from itertools import pairwise
 from pathlib import Path
 
 import httpx
@@ -66,6 +67,26 @@ def test_a_short_fragment_joins_the_next_part() -> None:
 def test_a_word_longer_than_a_part_is_cut_without_losing_characters() -> None:
     claim = "x" * (2 * PART_CHARS + 7)
     assert "".join(claim_parts(claim)) == claim
+
+
+def test_chinese_and_japanese_claims_are_split_at_their_own_marks() -> None:
+    sentences = [f"第{i}座长江大桥于今年五月正式通车,全长1670米,耗资二十亿元。" for i in range(20)]
+    claim = "".join(sentences)
+    assert len(claim) > PART_CHARS
+    parts = claim_parts(claim)
+    assert "".join(parts) == claim
+    assert all(part.endswith("。") for part in parts)
+    clauses = "東京の新しい橋は全長1670メートルで、" * 40
+    assert all(part.endswith("、") for part in claim_parts(clauses))
+
+
+def test_text_without_any_break_is_never_cut_inside_a_number() -> None:
+    # no mark at all, only cuts between characters; a plain cut at 500 would split "1670"
+    claim = "根据最新新闻报道" + "长江大桥全长1670米" * 60
+    assert claim[PART_CHARS - 1 : PART_CHARS + 1].isdigit()
+    parts = claim_parts(claim)
+    assert "".join(parts) == claim
+    assert all(not (a[-1].isdigit() and b[0].isdigit()) for a, b in pairwise(parts))
 
 
 def _j(label: Label, confidence: float, quote: str | None = None, **extra: object) -> Judgement:

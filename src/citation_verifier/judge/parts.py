@@ -41,8 +41,16 @@ PART_CHARS = 500
 MIN_PART_CHARS = 25
 CONTRADICTION_COVERAGE = 0.5
 
-_SENTENCE_BREAK = re.compile(r"(?<=[.!?…])[\"'”’)\]]*\s+|\n+")
-_CLAUSE_BREAKS = (re.compile(r"(?<=[;:])\s+"), re.compile(r"(?<=,)\s+"), re.compile(r"\s+"))
+# Chinese and Japanese end sentences and clauses with full-width marks and no space after
+# them, and often write an ASCII comma with no space either ("然而,库存产品仍有增无减").
+_SENTENCE_BREAK = re.compile(r"(?<=[.!?…])[\"'”’)\]]*\s+|(?<=[。！？])|\n+")
+_CLAUSE_BREAKS = (
+    re.compile(r"(?<=[;:])\s+|(?<=[；：])"),
+    re.compile(r"(?<=,)\s+|(?<=,)(?=[^\x00-\x7f])|(?<=[，、])"),
+    re.compile(r"\s+"),
+)
+# Two characters of one number or Latin word: no cut between them.
+_WORD_PAIR = re.compile(r"[A-Za-z0-9]{2}")
 
 Retriever = Callable[[str, Sequence[Passage]], list[Passage]]
 """``retrieve(part, passages)``: the passages most relevant to one part, best first."""
@@ -74,7 +82,7 @@ def _pack(text: str, start: int, end: int, limit: int, level: int) -> list[tuple
     if end - start <= limit:
         return [(start, end)]
     if level == len(_CLAUSE_BREAKS):
-        return [(a, min(a + limit, end)) for a in range(start, end, limit)]
+        return _cut(text, start, end, limit)
     pieces = _spans(text, start, end, _CLAUSE_BREAKS[level])
     if len(pieces) < 2:
         return _pack(text, start, end, limit, level + 1)
@@ -87,6 +95,23 @@ def _pack(text: str, start: int, end: int, limit: int, level: int) -> list[tuple
         else:
             out.extend(_pack(text, a, b, limit, level + 1))
     return out
+
+
+def _cut(text: str, start: int, end: int, limit: int) -> list[tuple[int, int]]:
+    """Spans of at most ``limit`` characters with no break to cut at (text without spaces),
+    never cutting inside a number or a Latin word: "1670" cut into "16" and "70" would state a
+    number the claim does not."""
+    spans, at = [], start
+    while end - at > limit:
+        cut = at + limit
+        while cut > at + 1 and _WORD_PAIR.fullmatch(text, cut - 1, cut + 1):
+            cut -= 1
+        if cut == at + 1:  # one word longer than the limit: cut it anyway
+            cut = at + limit
+        spans.append((at, cut))
+        at = cut
+    spans.append((at, end))
+    return spans
 
 
 def claim_parts(claim: str, limit: int = PART_CHARS) -> list[str]:
