@@ -67,7 +67,7 @@ def main() -> None:
             if not texts:
                 continue
             label, _, chunk = judge.decide(reading)
-            quote = None if chunk is None else judge.quote(row.claim, texts[chunk], label)
+            quote = None if chunk is None else judge.quote(row.claim, reading.texts[chunk], label)
             for variant in variants:
                 rules = {"none": (), "all": EXACT_RULES}.get(variant, (variant,))
                 start = time.perf_counter()

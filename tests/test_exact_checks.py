@@ -235,3 +235,183 @@ def test_names_of_several_words_swapped_around_the_verb_are_caught() -> None:
 def test_a_pair_that_both_negate_something_is_left_to_the_model() -> None:
     claim = "This protective anguish was not milked by Bush for months."
     assert not opposite_polarity(claim, "Bush has not milked this protective anguish for months.")
+
+
+BRIDGE = (
+    "Harbor City opens new bridge after six years of construction\n\n"
+    "The Lindqvist Bridge opened to traffic on 14 March 2023. Construction began in 2017 and "
+    "cost 412 million euros, about 30 percent more than the original budget of 315 million "
+    "euros. The bridge is 1,240 metres long and carries four lanes of traffic and a separate "
+    "cycle path. It is the second-longest bridge in the country, after the Øresund link.\n\n"
+    "Traffic counts in the first month showed an average of 31,000 vehicles a day, fewer than "
+    "the 40,000 the planners had forecast. The city has not introduced a toll, and the council "
+    "rejected a proposal to charge heavy trucks in November 2023. Some residents have "
+    "complained about noise from the bridge, but an independent study found no increase in "
+    "night-time noise levels."
+)
+
+
+def test_a_count_of_another_thing_elsewhere_does_not_excuse_a_conflict() -> None:
+    # "six years" in the headline is no statement of six lanes
+    for claim in ("The bridge carries six lanes.", "The bridge carries 6 lanes of traffic."):
+        finding = checks(claim, BRIDGE).number_conflict()
+        assert finding is not None and finding.sentence is not None
+        assert "four lanes" in finding.sentence.text
+    assert not checks("The bridge carries six lanes.", BRIDGE).states_values(
+        "Harbor City opens new bridge after six years of construction"
+    )
+
+
+def test_a_count_of_the_same_thing_elsewhere_still_excuses_the_sentence() -> None:
+    page = "The old bridge had six lanes. The new bridge carries four lanes of traffic."
+    assert checks("The old bridge had 6 lanes.", page).number_conflict() is None
+
+
+@pytest.mark.parametrize(
+    ("claim", "opposite"),
+    [
+        ("Some residents have complained about noise from the bridge.", False),
+        ("A study found that night-time noise increased.", True),
+    ],
+)
+def test_a_word_stated_outside_a_negation_is_not_denied(claim: str, opposite: bool) -> None:
+    sentence = (
+        "Some residents have complained about noise from the bridge, but an independent study "
+        "found no increase in night-time noise levels."
+    )
+    assert opposite_polarity(claim, sentence) is opposite
+
+
+@pytest.mark.parametrize(
+    ("claim", "label"),
+    [
+        ("The Lindqvist Bridge is the country's longest bridge.", Label.CONTRADICTED),
+        ("The bridge is the longest in the country.", Label.CONTRADICTED),
+        ("The bridge is the second-longest in the country.", None),
+    ],
+)
+def test_the_top_where_the_page_ranks_lower_is_caught(claim: str, label: Label | None) -> None:
+    from citation_verifier.judge.clause_roles import ClauseParser
+
+    found = ExactChecks(claim, chunk_sentences([BRIDGE]), ClauseParser()).outranked()
+    assert (found.label if found else None) == label
+
+
+def test_a_rank_of_something_else_is_no_rank_of_the_claims_subject() -> None:
+    from citation_verifier.judge.clause_roles import ClauseParser
+
+    page = "Helium is the second most abundant element in the known universe, after hydrogen."
+    claim = "The element hydrogen is the most abundant in the universe."
+    assert ExactChecks(claim, chunk_sentences([page]), ClauseParser()).outranked() is None
+
+
+def test_one_of_the_tallest_does_not_state_the_tallest() -> None:
+    from citation_verifier.judge.clause_roles import ClauseParser
+
+    page = "The Shard is one of the tallest buildings in Europe."
+    found = ExactChecks(
+        "The Shard is the tallest building in Europe.", chunk_sentences([page]), ClauseParser()
+    ).outranked()
+    assert found is not None and found.label == Label.NOT_FOUND
+
+
+@pytest.mark.parametrize(
+    ("claim", "contradicted"),
+    [
+        ("The bridge cost less than its original budget.", True),
+        ("Traffic was higher than forecast in the first month.", True),
+        ("The bridge cost more than its original budget.", False),
+        ("Traffic was lower than the planners had forecast.", False),
+        ("Some residents were more worried about traffic than noise.", False),
+    ],
+)
+def test_a_comparison_the_page_makes_the_other_way_contradicts(
+    claim: str, contradicted: bool
+) -> None:
+    found = checks(claim, BRIDGE).comparison()
+    assert (found is not None and found.label == Label.CONTRADICTED) is contradicted
+
+
+@pytest.mark.parametrize(
+    ("claim", "contradicted"),
+    [
+        ("The effect was stronger in people over 70.", True),
+        ("The effect was weaker in people over 70.", False),
+        ("Sales were higher in people over 70.", False),  # another thing compared
+        ("The effect was stronger in women.", False),  # compared somewhere else
+    ],
+)
+def test_a_comparative_without_than_is_read_too(claim: str, contradicted: bool) -> None:
+    page = "The effect was similar in men and women but weaker in people over 70."
+    found = checks(claim, page).comparison()
+    assert (found is not None) is contradicted
+
+
+@pytest.mark.parametrize(
+    ("claim", "page"),
+    [
+        # the converse: the same statement
+        (
+            "If the buoyant force is greater than the force of gravity, the ship floats.",
+            "If the force of gravity pulling the ship down is less than the buoyant force, the "
+            "ship floats.",
+        ),
+        # "far" names nothing compared
+        (
+            "Bloomington spent far more on scholarships than our own law school.",
+            "It is far less than is available at most law schools, including Bloomington.",
+        ),
+    ],
+)
+def test_a_converse_or_a_degree_word_is_no_opposite_comparison(claim: str, page: str) -> None:
+    assert checks(claim, page).comparison() is None
+
+
+def test_a_possessive_is_its_noun() -> None:
+    from citation_verifier.terms import analyse
+
+    assert analyse("the country's longest bridge").tokens == {"country", "longest", "bridge"}
+
+
+@pytest.mark.parametrize(
+    ("claim", "label"),
+    [
+        ("The city has not introduced a toll.", Label.SUPPORTED),
+        ("The city did not introduce a toll.", Label.SUPPORTED),
+        ("Some residents have complained about noise from the bridge.", Label.SUPPORTED),
+        ("The bridge carries six lanes.", Label.CONTRADICTED),
+        ("The Lindqvist Bridge is the longest bridge in the country.", Label.CONTRADICTED),
+        ("The bridge cost less than its original budget.", Label.CONTRADICTED),
+    ],
+)
+async def test_ordinary_claims_on_a_news_page_get_the_page_s_answer(
+    serve: Callable[[dict[str, Route]], LoopbackSite], claim: str, label: Label
+) -> None:
+    paragraphs = "".join(f"<p>{p}</p>" for p in BRIDGE.split("\n\n")[1:])
+    html = (
+        "<html><head><title>Bridge</title></head><body><article>"
+        f"<h1>{BRIDGE.split(chr(10))[0]}</h1>{paragraphs}</article></body></html>"
+    )
+    site = serve({"/bridge": Page(html)})
+    settings = Settings(allow_private_urls=True, judge_provider="checker", audit_enabled=False)
+    verdict = (await verify(claim, [site.url("/bridge")], settings)).citations[0]
+    assert verdict.label == label, verdict
+
+
+@pytest.mark.parametrize(
+    "claim", ["The city has not introduced a toll.", "The city did not introduce a toll."]
+)
+def test_a_negated_claim_is_read_against_the_sentence_that_states_it(claim: str) -> None:
+    # Over the whole 180-word passage the model reads the claim's "not" as a contradiction
+    # (P 0.92, quoting the bridge's length); against its sentence, as support.
+    from citation_verifier.judge.providers import checker_judge
+    from citation_verifier.passages import split_passages
+
+    page = BRIDGE.replace("\n\n", " ") + (
+        " Mayor Elena Vasquez said the bridge would cut commuting times by up to 20 minutes. "
+        "Engineers from the Danish firm Kraemer & Holt designed the cable-stayed structure."
+    )
+    judgement = checker_judge(Settings()).judge_sync(claim, split_passages(page))
+    assert judgement.label == Label.SUPPORTED, judgement
+    assert judgement.evidence_quote is not None
+    assert "has not introduced a toll" in judgement.evidence_quote

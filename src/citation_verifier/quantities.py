@@ -7,7 +7,9 @@ it (``judge/exact_checks.py``)."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+from citation_verifier.terms import content_sequence
 
 _MONTHS = {
     name: number
@@ -127,6 +129,9 @@ _UNITS = {
     "percentage point": "point",
     "percentage points": "point",
 }
+_IRREGULAR_PLURALS = frozenset({"children", "men", "women", "mice", "teeth", "geese", "data"})
+# The words right after a value, before any punctuation: what it counts ("four *lanes*").
+_COUNTED = re.compile(r"[ \t]+([^\W\d_][\w'-]*)(?:[ \t]+([^\W\d_][\w'-]*))?")
 
 
 @dataclass(frozen=True)
@@ -139,11 +144,19 @@ class Quantity:
     unit: str | None
     start: int
     end: int
+    counted: frozenset[str] = field(default=frozenset(), compare=False)
+    """What it counts: its unit, or the plural noun right after it, stemmed ("four lanes of
+    traffic" → {lane}); empty when none follows."""
 
     @property
     def key(self) -> tuple[str, str | None]:
         """What two quantities must share to be values of the same slot."""
         return (self.kind, self.unit)
+
+    def counts_like(self, other: Quantity) -> bool:
+        """Whether the two may count the same thing: one names nothing it counts, or they
+        share a counted word ("six lanes" and "four new lanes", not "six years")."""
+        return not self.counted or not other.counted or bool(self.counted & other.counted)
 
 
 def _number(value: str, scale: str | None) -> float | None:
@@ -167,6 +180,21 @@ def _unit(raw: str | None) -> str | None:
         return None
     key = re.sub(r"\s+", " ", raw.lower().replace("° ", "°"))
     return _UNITS.get(key)
+
+
+def _counted(text: str, end: int) -> frozenset[str]:
+    """What the value ending at ``end`` counts: the first plural noun-like word (ending in "s",
+    or an irregular plural) among the two words after it, before any stop word ("four new
+    lanes" → {lane}; "40,000 the planners", "GTA 6 yet" → nothing: no count is named)."""
+    after = _COUNTED.match(text, end)
+    for word in after.groups() if after else ():
+        stem = content_sequence(word or "")
+        if not stem:
+            return frozenset()
+        lower = (word or "").lower()
+        if lower in _IRREGULAR_PLURALS or (lower.endswith("s") and not lower.endswith("ss")):
+            return frozenset(stem)
+    return frozenset()
 
 
 def quantities(text: str) -> list[Quantity]:
@@ -202,7 +230,8 @@ def quantities(text: str) -> list[Quantity]:
         )
         kind = "year" if is_year and unit is None else "number"
         end = m.end() if unit else m.end("scale") if m.group("scale") else m.end("value")
-        found.append(Quantity(kind, _format(number), unit, m.start(), end))
+        counted = frozenset({unit}) if unit else _counted(text, end)
+        found.append(Quantity(kind, _format(number), unit, m.start(), end, counted))
     return sorted(found, key=lambda q: q.start)
 
 

@@ -162,6 +162,14 @@ class Settings(BaseSettings):
         "whatever the page says, so such a claim is contradicted only where the passage is "
         "about its positive form (docs/BEHAVIOUR.md).",
     )
+    checker_negated_sentences: int = Field(
+        default=2,
+        ge=0,
+        le=10,
+        description="Also score a claim that negates something against this many sentences of "
+        "its passages, those holding most of its words (0: passages only): over a whole "
+        "passage the model reads a claim's 'not' as contradiction (docs/CHECKER_MODEL.md).",
+    )
     local_judge_russian_checks: bool = Field(
         default=True,
         description="Let the embedded LLM's Russian clause checks (commitment, negation, roles "

@@ -175,6 +175,7 @@ class Terms:
 
 
 def _stem(word: str) -> str:
+    word = word.removesuffix("'s").removesuffix("'")  # "country's" is "country"
     for suffix in ("ing", "edly", "ed", "es", "s"):
         if len(word) > len(suffix) + 3 and word.endswith(suffix):
             return word[: -len(suffix)]

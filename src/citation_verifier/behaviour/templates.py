@@ -969,6 +969,64 @@ TEMPLATES: tuple[Template, ...] = (
         "{o1} sold its stake in {o2}.",
         N,
     ),
+    # a comparison the page makes the other way; a rank stated in other words; a number the
+    # page gives elsewhere as a count of something else
+    _T(
+        "cmp-than-other-way",
+        "comparatives",
+        "measure",
+        "The {thing} in {c1} cost {pct} percent more than the original budget.",
+        "The {thing} in {c1} cost less than the original budget.",
+        C,
+    ),
+    _T(
+        "cmp-than-control",
+        "comparatives",
+        "measure",
+        "The {thing} in {c1} cost {pct} percent more than the original budget.",
+        "The {thing} in {c1} cost more than the original budget.",
+        S,
+    ),
+    _T(
+        "cmp-rank-reworded",
+        "comparatives",
+        "measure",
+        "With {n} residents, {c1} is the second-largest city in {k}.",
+        "{k}'s largest city is {c1}.",
+        C,
+    ),
+    _T(
+        "num-other-count",
+        "numbers",
+        "measure",
+        "Work on the bridge in {c1} took {b} months. The bridge carries {small} lanes of traffic.",
+        "The bridge in {c1} carries {b} lanes of traffic.",
+        C,
+    ),
+    _T(
+        "num-other-count-control",
+        "numbers",
+        "measure",
+        "Work on the bridge in {c1} took {b} months. The bridge carries {small} lanes of traffic.",
+        "The bridge in {c1} carries {small} lanes of traffic.",
+        S,
+    ),
+    _T(
+        "cmp-than-other-way-t",
+        "comparatives",
+        "train",
+        "Attendance at the {thing} fair in {c1} was {pct} percent lower than organisers expected.",
+        "Attendance at the {thing} fair in {c1} was higher than organisers expected.",
+        C,
+    ),
+    _T(
+        "num-other-count-t",
+        "numbers",
+        "train",
+        "The school in {c1} opened {b} years ago. It now has {small} classrooms.",
+        "The school in {c1} has {b} classrooms.",
+        C,
+    ),
 )
 
 _FILLERS: dict[str, dict[Half, tuple[str, ...]]] = {

@@ -65,6 +65,27 @@ _ATTACHED = {"relcl", "acl"}
 _MODIFIERS = {"prep", "advmod", "npadvmod"}
 _FINITE = {"VBD", "VBZ", "VBP"}
 _CONTENT = {"NOUN", "PROPN", "VERB", "ADJ", "NUM", "ADV"}
+# A rank before a superlative ("the second-largest", "the 3rd most popular").
+_RANKS = {
+    "second",
+    "third",
+    "fourth",
+    "fifth",
+    "sixth",
+    "seventh",
+    "eighth",
+    "ninth",
+    "tenth",
+    "2nd",
+    "3rd",
+    "4th",
+    "5th",
+    "6th",
+    "7th",
+    "8th",
+    "9th",
+    "10th",
+}
 Phrase = frozenset[str]
 
 
@@ -151,6 +172,40 @@ class ClauseParser:
             if t.pos_ == "NOUN" and (charging := _charging(t)) is not None
         ]
         return Reading(clauses, content)
+
+    def superlatives(self, text: str) -> list[Superlative]:
+        """Each superlative of ``text`` ("longest" as "long", "most popular" as "most
+        popular"; not the quantifiers "most", "least"), where it puts its subject and the text
+        before it."""
+        doc = self._parse(text)
+        found: list[Superlative] = []
+        for token in doc:
+            following = doc[token.i + 1] if token.i + 1 < len(doc) else None
+            if token.tag_ == "JJS" and token.lower_ not in {"most", "least"}:
+                key = _lemma(token)
+            elif token.tag_ == "RBS" and following is not None and following.pos_ == "ADJ":
+                key = f"{token.lower_} {_lemma(following)}"
+            else:
+                continue
+            before = [t.lower_ for t in doc[max(0, token.i - 4) : token.i] if t.text != "-"]
+            if before and before[-1] in _RANKS:
+                where = "below"
+            elif "one of the" in " ".join(before):
+                where = "among"
+            else:
+                where = "top"
+            found.append(Superlative(key, where, text[: token.idx]))
+        return found
+
+
+@dataclass(frozen=True)
+class Superlative:
+    """A superlative: its adjective ("long"), where it puts its subject ("top", "below": "the
+    second-longest", "among": "one of the tallest") and the text before it."""
+
+    key: str
+    where: str
+    before: str
 
 
 def _lemma(token: Token) -> str:

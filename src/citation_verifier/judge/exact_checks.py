@@ -78,6 +78,39 @@ _NEGATIVE = re.compile(
     re.I,
 )
 _PASSIVE = re.compile(r"\bby\b", re.I)
+# Comparatives, each with its direction; opposites share a scale (2: longer/shorter, …).
+_OPPOSITES = (
+    (("more", "greater", "higher", "larger", "bigger"), ("less", "fewer", "lower", "smaller")),
+    (("longer",), ("shorter",)),
+    (("faster",), ("slower",)),
+    (("older",), ("younger",)),
+    (("later",), ("earlier",)),
+    (("stronger",), ("weaker",)),
+    (("better",), ("worse",)),
+    (("richer",), ("poorer",)),
+    (("warmer",), ("colder", "cooler")),
+    (("wider",), ("narrower",)),
+    (("heavier",), ("lighter",)),
+    (("deeper",), ("shallower",)),
+)
+# Comparatives with their direction: opposites share a scale (1: more/less, 2: longer/shorter …)
+_DIRECTIONS = {
+    word: sign * scale
+    for scale, pair in enumerate(_OPPOSITES, start=1)
+    for sign, words in zip((1, -1), pair, strict=True)
+    for word in words
+}
+_COMPARISON = re.compile(
+    r"\b(?P<word>" + "|".join(_DIRECTIONS) + r")\s+(?:(?P<dimension>[^\W\d_]+)\s+)?(?:than\s+)?"
+    r"(?P<against>(?:[^,.;:()]|(?<=\d)[,.](?=\d)){1,60})",
+    re.I,
+)
+_DEGREE = frozenset(
+    content_sequence("far much even slightly significantly considerably substantially somewhat")
+)
+_RANK_WORDS = frozenset(content_sequence("one second third fourth fifth sixth 2nd 3rd 4th 5th"))
+# A word that may be a superlative (the parse tells): "longest", "best", "most popular".
+_SUPERLATIVE = re.compile(r"\b(?:\w+est|best|worst|most|least)\b", re.I)
 # A name of several words is one role: "David Okafor" → "DavidOkafor".
 _NAMES_JOINED = re.compile(r"\b([A-Z][a-z]+)\s+(?=[A-Z][a-z]+\b)")
 _FRONTED = re.compile(r"^\s*(?:\S+\s+){0,4}\S+,\s+")
@@ -87,9 +120,13 @@ _ALTERNATIVE = re.compile(r"^\s*(?:or|to|and|-|–|—)\s*$", re.I)
 ROLES_SAME_WORDS = 0.8
 # How many words after a negation it reaches.
 NEGATION_SCOPE = 4
+_SCOPE = re.compile(rf"(?:\s*\S+){{0,{NEGATION_SCOPE}}}")
 # Aligned: the sentence holds at least this share of the claim's content words.
 ALIGNED = 0.6
 POLARITY_ALIGNED = 0.75
+# A comparison is read from a sentence holding half the claim's content words: the
+# comparative and what it compares with may be worded differently.
+COMPARISON_ALIGNED = 0.5
 # A sentence that leaves these out of the claim drops a disjunct: it does not state the rest.
 _DISJUNCTIONS = frozenset({"or", "nor", "either", "neither"})
 # A near copy: the sentence holds at least this share of the claim's content words (a claim
@@ -132,12 +169,20 @@ def negations(text: str) -> int:
 
 def negated_words(text: str) -> set[str]:
     """The content words (stemmed) in the scope of a negation: the next ``NEGATION_SCOPE``
-    words after each negating word or phrase ("does not *prevent the common cold*")."""
-    out: set[str] = set()
+    words after each negating word or phrase ("does not *prevent the common cold*"), but those
+    the text also states outside every such scope ("residents complained about *noise*, but a
+    study found no increase in noise": noise is not denied)."""
+    inside: set[str] = set()
+    outside: list[str] = []
+    at = 0  # where the text outside every negation and its scope resumes
     for match in _NEGATIVE.finditer(text):
-        following = " ".join(text[match.end() :].split()[:NEGATION_SCOPE])
-        out.update(content_sequence(following))
-    return out
+        scope = _SCOPE.match(text, match.end())
+        end = scope.end() if scope else match.end()
+        inside.update(content_sequence(text[match.end() : end]))
+        outside.append(text[at : max(at, match.start())])
+        at = max(at, end)
+    outside.append(text[at:])
+    return inside - set(content_sequence(" ".join(outside)))
 
 
 def opposite_polarity(claim: str, sentence: str) -> bool:
@@ -197,8 +242,17 @@ def _times_disagree(claimed: str, stated: str) -> bool:
     return any(mine[k] != theirs[k] for k in mine.keys() & theirs.keys())
 
 
+def _states(found: Sequence[Quantity], q: Quantity) -> bool:
+    """Whether ``found`` states the value ``q``: a number as a count of the same thing ("six
+    lanes" is not stated by "six years"), a year or date in any part of it ("2021" by "1 March
+    2021")."""
+    if q.kind != "number":
+        return q.value in values(list(found))
+    return any(p.value == q.value and p.counts_like(q) for p in found)
+
+
 def _slot_conflict(
-    claimed: Sequence[Quantity], stated: Sequence[Quantity], page_values: set[str]
+    claimed: Sequence[Quantity], stated: Sequence[Quantity], page: Sequence[Quantity] = ()
 ) -> bool:
     """A claim value the page never states, where the sentence gives another value of the same
     slot (or the claim's value in another unit: "120 feet" against "120 metres")."""
@@ -211,14 +265,15 @@ def _slot_conflict(
                 and not any(s.value == q.value and s.unit == q.unit for s in stated)
             ):
                 return True
-            continue
-        if q.value in page_values:
+            if _states(stated, q):
+                continue
+        if _states(page, q):
             continue  # stated elsewhere on the page: this sentence is about something else
         if q.kind in ("year", "date"):
             times = (s.value for s in stated if s.kind in ("year", "date"))
             if any(_times_disagree(q.value, t) for t in times):
                 return True
-        elif any(s.key == q.key for s in stated):
+        elif any(s.key == q.key and s.counts_like(q) for s in stated):
             return True
     return False
 
@@ -234,6 +289,55 @@ def single_values(text: str) -> list[Quantity]:
     return [q for i, q in enumerate(found) if i not in paired]
 
 
+@dataclass(frozen=True)
+class Comparison:
+    """A comparative of a text ("cost 30 percent *more than the budget*"): its direction (the
+    sign; opposites share a scale), what it measures ("massive" in "more massive than"), the
+    content words before it in the text (what is compared) and after it (what with, or
+    where)."""
+
+    direction: int
+    dimension: str
+    compared: frozenset[str]
+    against: frozenset[str]
+
+    def shares(self, other: Comparison) -> bool:
+        """The same measure of the same thing against the same thing (a word of degree,
+        "far more", names no thing)."""
+        return (
+            abs(self.direction) == abs(other.direction)
+            and self.dimension == other.dimension
+            and bool((self.compared & other.compared) - _DEGREE and self.against & other.against)
+        )
+
+    def converse(self, other: Comparison) -> bool:
+        """The two put the same things on opposite sides ("the buoyant force is greater than
+        gravity" and "gravity is less than the buoyant force"): the same statement."""
+        return bool((self.compared - self.against) & (other.against - other.compared))
+
+
+def comparisons(text: str) -> list[Comparison]:
+    """Each comparative of ``text`` ("more … than X", "weaker in X") not under a negation ("no
+    more than"). "more massive than X" measures "massive" against X; "more blood" and "weaker
+    in X" measure nothing named, against what follows."""
+    found = []
+    for m in _COMPARISON.finditer(text):
+        if _NEGATIVE.search(text[max(0, m.start() - 8) : m.start()]):
+            continue
+        named = " than " in m.group(0).lower() and m.group("dimension")
+        dimension = content_sequence(m.group("dimension")) if named else []
+        against = m.group("against") if named else text[m.end("word") : m.end()]
+        found.append(
+            Comparison(
+                _DIRECTIONS[m.group("word").lower()],
+                dimension[0] if dimension else "",
+                frozenset(content_sequence(text[: m.start()])),
+                frozenset(content_sequence(against)),
+            )
+        )
+    return found
+
+
 class ExactChecks:
     """The rules above over one claim and its passages."""
 
@@ -245,7 +349,7 @@ class ExactChecks:
         self.terms = analyse(claim)
         self.quantities = single_values(claim)
         self.sentences = list(sentences)
-        self._all_values = values([q for s in sentences for q in quantities(s.text)])
+        self._all_quantities = [q for s in sentences for q in quantities(s.text)]
         self._page_text = " ".join(s.text for s in self.sentences)
 
     @functools.cached_property
@@ -296,6 +400,55 @@ class ExactChecks:
         quantified = sentence_diff.quantifier(changes[0])
         if quantified is not None:
             return Finding("quantifier", quantified, sentence)
+        return None
+
+    def outranked(self) -> Finding | None:
+        """The claim puts something at the top ("the longest bridge") where the best-aligned
+        sentence ranks it lower ("the second-longest bridge": contradicted) or only among the
+        top ("one of the longest bridges": not_found), wherever else the two differ. The
+        sentence ranks what the claim is about: before its superlative stand words of the
+        claim, or no content word at all ("It is the second-longest"); "Helium is the second
+        most abundant element, after hydrogen" ranks no hydrogen."""
+        if self.parser is None or not _SUPERLATIVE.search(self.claim):
+            return None
+        top = [s for s in self.parser.superlatives(self.claim) if s.where == "top"]
+        aligned = self.aligned()
+        if not top or not aligned:
+            return None
+        stated = self.parser.superlatives(aligned[0].text)
+        subject = set(content_sequence(self.claim))
+        for mine in top:
+            places = {
+                s.where
+                for s in stated
+                if s.key == mine.key
+                and (
+                    not (before := set(content_sequence(s.before)) - _RANK_WORDS)
+                    or before & subject
+                )
+            }
+            if places == {"below"}:
+                return Finding("other_rank", Label.CONTRADICTED, aligned[0])
+            if places == {"among"}:
+                return Finding("other_rank", Label.NOT_FOUND, None)
+        return None
+
+    def comparison(self) -> Finding | None:
+        """The claim compares one way ("cost less than its budget", "stronger in people over
+        70") where the best-aligned sentence compares the same measure of the same thing
+        against the same thing the other way ("cost 30 percent more than the original budget",
+        "weaker in people over 70"), and none of the claim's comparisons agrees with the
+        sentence's → contradicted, that sentence."""
+        claimed = comparisons(self.claim)
+        aligned = self.aligned(COMPARISON_ALIGNED)
+        if not claimed or not aligned:
+            return None
+        stated = comparisons(aligned[0].text)
+        pairs = [(mine, c) for mine in claimed for c in stated if mine.shares(c)]
+        if any(mine.direction == c.direction or mine.converse(c) for mine, c in pairs):
+            return None
+        if pairs:
+            return Finding("comparison", Label.CONTRADICTED, aligned[0])
         return None
 
     def swapped(self) -> Finding | None:
@@ -370,7 +523,7 @@ class ExactChecks:
         if not self.quantities:
             return None
         for sentence in self.aligned():
-            if _slot_conflict(self.quantities, quantities(sentence.text), self._all_values):
+            if _slot_conflict(self.quantities, quantities(sentence.text), self._all_quantities):
                 return Finding("number_conflict", Label.CONTRADICTED, sentence)
         return None
 
@@ -378,14 +531,12 @@ class ExactChecks:
         """``text`` states every value of the claim (in the claim's unit, where both give
         one)."""
         stated = quantities(text)
-        have = values(stated)
-        return all(
-            q.value in have and not _slot_conflict([q], stated, set()) for q in self.quantities
-        )
+        return all(_states(stated, q) and not _slot_conflict([q], stated) for q in self.quantities)
 
     def number_missing(self) -> Finding | None:
-        """A claim value stated nowhere in the passages."""
-        if any(q.value not in self._all_values for q in self.quantities):
+        """A claim value stated nowhere in the passages (a number, nowhere as a count of the
+        same thing: "36 classrooms" is not stated by "opened 36 years ago")."""
+        if any(not _states(self._all_quantities, q) for q in self.quantities):
             return Finding("number_missing", Label.NOT_FOUND, None)
         return None
 

@@ -141,6 +141,7 @@ def checker_judge(settings: Settings) -> CheckerJudge:
         ),
         exact_checks=settings.checker_exact_checks,
         check_positive_form=settings.checker_positive_form,
+        negated_sentences=settings.checker_negated_sentences,
     )
 
 
