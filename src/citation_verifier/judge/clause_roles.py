@@ -40,6 +40,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from citation_verifier.judge.sentence_diff import ORDINALS
+
 if TYPE_CHECKING:
     from spacy.language import Language
     from spacy.tokens import Doc, Token
@@ -65,27 +67,6 @@ _ATTACHED = {"relcl", "acl"}
 _MODIFIERS = {"prep", "advmod", "npadvmod"}
 _FINITE = {"VBD", "VBZ", "VBP"}
 _CONTENT = {"NOUN", "PROPN", "VERB", "ADJ", "NUM", "ADV"}
-# A rank before a superlative ("the second-largest", "the 3rd most popular").
-_RANKS = {
-    "second",
-    "third",
-    "fourth",
-    "fifth",
-    "sixth",
-    "seventh",
-    "eighth",
-    "ninth",
-    "tenth",
-    "2nd",
-    "3rd",
-    "4th",
-    "5th",
-    "6th",
-    "7th",
-    "8th",
-    "9th",
-    "10th",
-}
 Phrase = frozenset[str]
 
 
@@ -188,7 +169,7 @@ class ClauseParser:
             else:
                 continue
             before = [t.lower_ for t in doc[max(0, token.i - 4) : token.i] if t.text != "-"]
-            if before and before[-1] in _RANKS:
+            if before and before[-1] in ORDINALS:
                 where = "below"
             elif "one of the" in " ".join(before):
                 where = "among"

@@ -108,7 +108,7 @@ _COMPARISON = re.compile(
 _DEGREE = frozenset(
     content_sequence("far much even slightly significantly considerably substantially somewhat")
 )
-_RANK_WORDS = frozenset(content_sequence("one second third fourth fifth sixth 2nd 3rd 4th 5th"))
+_RANK_WORDS = frozenset(content_sequence(" ".join(("one", *sentence_diff.ORDINALS))))
 # A word that may be a superlative (the parse tells): "longest", "best", "most popular".
 _SUPERLATIVE = re.compile(r"\b(?:\w+est|best|worst|most|least)\b", re.I)
 # A name of several words is one role: "David Okafor" → "DavidOkafor".

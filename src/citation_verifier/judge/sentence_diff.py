@@ -66,7 +66,8 @@ _PLANS = frozenset(
     }
 )
 _NEGATIONS = frozenset({"not", "no", "never", "none", "nor", "neither", "cannot", "without"})
-_ORDINALS = frozenset(
+# Ranks before a superlative ("the second largest").
+ORDINALS = frozenset(
     {
         "second",
         "third",
@@ -205,7 +206,7 @@ def _marked(span: Sequence[str]) -> bool:
     """The words hold a negation, a rank, a hedge or a plan (what a change may not hide)."""
     lower = {w.lower() for w in span}
     return bool(
-        lower & (_NEGATIONS | _ORDINALS | _HEDGES | _PLANS) or any(w.endswith("n't") for w in lower)
+        lower & (_NEGATIONS | ORDINALS | _HEDGES | _PLANS) or any(w.endswith("n't") for w in lower)
     )
 
 
@@ -281,7 +282,7 @@ def other_rank(change: Change) -> bool:
     return (
         len(change.claim) <= 1
         and len(change.page) <= 1
-        and all(w in _ORDINALS for w in ranks)
+        and all(w in ORDINALS for w in ranks)
         and bool(_SUPERLATIVE.match(change.after))
     )
 
