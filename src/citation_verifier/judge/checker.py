@@ -1,7 +1,9 @@
 """The checker judge (``JUDGE_PROVIDER=checker``, the default without an API key).
 
 1. Every passage the verifier hands over is one chunk; the trained cross-encoder
-   (``checker_model``) scores the claim against each chunk.
+   (``checker_model``) scores the claim against each chunk. A claim that negates something is
+   also scored against the sentences holding most of its words, each a chunk of its own
+   (``scored_texts``).
 2. Support is the maximum over chunks of P(supported) (as MiniCheck and AlignScore do: one
    chunk that states the claim is enough). At or above ``support_threshold``: supported.
 3. Otherwise contradicted when some chunk's P(contradicted) reaches ``contradict_threshold`` and
@@ -126,7 +128,7 @@ def scored_texts(
     something, also the ``negated_sentences`` sentences of them that hold most (at least
     ``NEGATED_ALIGNED``) of its content words. Over a whole passage the model reads a "not" in
     the claim as a contradiction, whatever the passage says: "The city has not introduced a
-    toll" against a passage stating just that is P(contradicted) 0.92 over its 176 words, and
+    toll" against a passage stating just that is P(contradicted) 0.92 over its 180 words, and
     P(supported) 0.75 against its sentence."""
     texts = chunk_texts(passages)
     if not negated_sentences or not negations(claim):

@@ -8,9 +8,13 @@ claim with the page's sentence that states its content words (the *aligned* sent
   and unit: "8,849 metres" against the claim's "9,100 metres") → contradicted, that sentence as
   the quote (the sentence that states the conflicting fact, not the nearest topical one);
 - ``number_missing``: a supported verdict whose claim states a value that is nowhere in the
-  passages → not_found (the page does not state it);
+  passages → not_found (the page does not state it). For both, a number with no unit counts
+  the plural noun after it: "six lanes" is neither stated nor excused by "six years";
 - ``polarity``: the sentence the checker's support rests on says the opposite polarity
   ("does not prevent" against "prevents") → contradicted with that sentence;
+- ``comparison``: the best-aligned sentence compares the same measure of the same thing
+  against the same thing the other way ("cost 30 percent more than the original budget"
+  against "cost less than its budget") → contradicted with that sentence;
 - ``roles``: the sentence the support rests on holds the claim's first three content words in
   reverse order, with no passive ("by") in either ("Smith defeated Jones" against "Jones
   defeated Smith") → not_found;
@@ -37,7 +41,9 @@ by :mod:`citation_verifier.judge.sentence_diff`):
 - ``other_name``: its one change is a name for one the page never mentions ("born in Lyon"
   against "born in Paris") → contradicted;
 - ``other_rank``: its one change is the rank before a superlative ("the largest" against "the
-  second largest") → contradicted;
+  second largest") → contradicted; the same, worded otherwise, for any claim whose best-aligned
+  sentence ranks its subject lower ("the country's longest bridge" against "It is the
+  second-longest bridge in the country"; "one of the tallest" → not_found);
 - ``quantifier``: its one change is a quantifier the sentence's does not entail ("most"
   against "few" → contradicted; "all" against "some" → not_found; "some" against "all" is
   entailed and left alone);
