@@ -187,11 +187,11 @@ def _counted(text: str, end: int) -> frozenset[str]:
     or an irregular plural) among the two words after it, before any stop word ("four new
     lanes" → {lane}; "40,000 the planners", "GTA 6 yet" → nothing: no count is named)."""
     after = _COUNTED.match(text, end)
-    for word in after.groups() if after else ():
-        stem = content_sequence(word or "")
+    for word in filter(None, after.groups() if after else ()):
+        stem = content_sequence(word)
         if not stem:
             return frozenset()
-        lower = (word or "").lower()
+        lower = word.lower()
         if lower in _IRREGULAR_PLURALS or (lower.endswith("s") and not lower.endswith("ss")):
             return frozenset(stem)
     return frozenset()

@@ -115,8 +115,6 @@ _DEGREE = frozenset(
     content_sequence("far much even slightly significantly considerably substantially somewhat")
 )
 _RANK_WORDS = frozenset(content_sequence(" ".join(("one", *sentence_diff.ORDINALS))))
-# A word that may be a superlative (the parse tells): "longest", "best", "most popular".
-_SUPERLATIVE = re.compile(r"\b(?:\w+est|best|worst|most|least)\b", re.I)
 # A name of several words is one role: "David Okafor" → "DavidOkafor".
 _NAMES_JOINED = re.compile(r"\b([A-Z][a-z]+)\s+(?=[A-Z][a-z]+\b)")
 _FRONTED = re.compile(r"^\s*(?:\S+\s+){0,4}\S+,\s+")
@@ -415,7 +413,8 @@ class ExactChecks:
         sentence ranks what the claim is about: before its superlative stand words of the
         claim, or no content word at all ("It is the second-longest"); "Helium is the second
         most abundant element, after hydrogen" ranks no hydrogen."""
-        if self.parser is None or not _SUPERLATIVE.search(self.claim):
+        claimed = (w.lower() for w in sentence_diff.words(self.claim))
+        if self.parser is None or not any(sentence_diff.SUPERLATIVE.match(w) for w in claimed):
             return None
         top = [s for s in self.parser.superlatives(self.claim) if s.where == "top"]
         aligned = self.aligned()

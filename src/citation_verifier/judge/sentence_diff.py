@@ -116,7 +116,8 @@ _STRENGTH = {
     "every": 5,
     "each": 5,
 }
-_SUPERLATIVE = re.compile(r"^(?:\w+est|most|least|best|worst)$")
+# A word that may be a superlative (a parse tells): "largest", "best", "most" (popular).
+SUPERLATIVE = re.compile(r"^(?:\w+est|most|least|best|worst)$")
 
 
 @dataclass(frozen=True)
@@ -283,7 +284,7 @@ def other_rank(change: Change) -> bool:
         len(change.claim) <= 1
         and len(change.page) <= 1
         and all(w in ORDINALS for w in ranks)
-        and bool(_SUPERLATIVE.match(change.after))
+        and bool(SUPERLATIVE.match(change.after))
     )
 
 
