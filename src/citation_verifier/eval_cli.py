@@ -49,6 +49,14 @@ def eval_command(
             "(default ../shared/eval/claims when present; templates only without)."
         ),
     ] = None,
+    articles: Annotated[
+        Path | None,
+        typer.Option(
+            help="Score a folder of article pages and claims.jsonl instead of files: accuracy "
+            "per kind and claim language, false supports and every wrong verdict "
+            "(citation_verifier.evaluate_articles; e.g. ../shared/eval/articles).",
+        ),
+    ] = None,
     per_template: Annotated[
         int, typer.Option(min=1, help="--suite behaviour: cases per template.")
     ] = 12,
@@ -86,6 +94,11 @@ def eval_command(
     suite, per category)."""
     from citation_verifier.evaluate import evaluate_files
 
+    if articles is not None:
+        if files or suite:
+            raise fail("give dataset files, --suite or --articles, one of them")
+        articles_command(articles, limit, json_output, quiet)
+        return
     if suite is not None:
         if files:
             raise fail("give either dataset files or --suite, not both")
@@ -271,3 +284,68 @@ def suite_command(
         return
     print_table(SUITE_COLUMNS, [[Text(cell) for cell in row] for row in table])
     print_note(f"{len(cases)} cases ({source}); median {median:.2f} s per case.")
+
+
+def articles_command(folder: Path, limit: int | None, json_output: bool, quiet: bool) -> None:
+    """``eval --articles DIR``: the whole product on an article set (module
+    ``evaluate_articles``)."""
+    from citation_verifier.evaluate_articles import ArticleSetError, evaluate_articles
+
+    if not folder.is_dir():
+        raise fail(f"--articles: no such folder: {folder}", ExitCode.INPUT)
+    settings = load_settings()
+    progress = Progress(
+        TextColumn("articles"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=safe_console(stderr=True),
+        disable=quiet,
+    )
+    try:
+        with progress:
+            task = progress.add_task("articles", total=None)
+            scores = asyncio.run(
+                evaluate_articles(
+                    folder,
+                    settings,
+                    limit=limit,
+                    on_progress=lambda done, total: progress.update(
+                        task, completed=done, total=total
+                    ),
+                )
+            )
+    except ArticleSetError as error:
+        raise fail(str(error), ExitCode.INPUT) from None
+    if json_output:
+        typer.echo(json.dumps(scores.as_json(), indent=2, ensure_ascii=False))
+        return
+    groups = [("kind", scores.by_kind), ("claim language", scores.by_language)]
+    for title, table in groups:
+        print_table(
+            (title, "n", "right"),
+            [[Text(k), Text(str(n)), Text(f"{a:.3f}")] for k, (n, a) in table.items()],
+        )
+    false_supported, unsupported = scores.false_supported
+    contradicted, unmentioned = scores.unmentioned_contradicted
+    print_table(
+        ("wrong verdict", "kind", "gold", "got", "decided by", "quote"),
+        [
+            [
+                Text(v.claim.id + ": " + v.claim.claim),
+                Text(v.claim.kind),
+                Text(v.claim.label),
+                Text(v.label),
+                Text(v.decided_by),
+                Text(v.quote or "-"),
+            ]
+            for v in scores.wrong
+        ],
+    )
+    print_note(
+        f"right {scores.accuracy:.3f} (n = {scores.n}); not supported by the page but called "
+        f"supported: {false_supported} of {unsupported}"
+        f" ({false_supported / max(unsupported, 1):.1%}); unmentioned called contradicted: "
+        f"{contradicted} of {unmentioned}; quotes not the page's visible text: "
+        f"{len(scores.quotes_off_page)}; median {scores.median_seconds:.2f} s per claim."
+    )

@@ -32,6 +32,7 @@ class Reason(StrEnum):
     REDIRECTED_TO_HOMEPAGE = "redirected_to_homepage"
     PDF_UNSUPPORTED = "pdf_unsupported"
     EVIDENCE_QUOTE_NOT_IN_SOURCE = "evidence_quote_not_in_source"
+    QUOTE_LACKS_CLAIM = "quote_lacks_claim"
     TIMEOUT = "timeout"
     DNS_ERROR = "dns_error"
     CONNECTION_ERROR = "connection_error"
@@ -66,6 +67,10 @@ REASON_MEANINGS: dict[Reason, str] = {
     Reason.PDF_UNSUPPORTED: "A PDF whose text could not be extracted.",
     Reason.EVIDENCE_QUOTE_NOT_IN_SOURCE: (
         "The judge's quote does not occur in the passages it was shown."
+    ),
+    Reason.QUOTE_LACKS_CLAIM: (
+        "The judge's quote does not hold the claim: it misses one of the claim's values "
+        "(numbers, amounts, dates), or shares no word with it; the verdict is not_found."
     ),
     Reason.TIMEOUT: "The fetch did not finish within the configured time.",
     Reason.DNS_ERROR: "The host name does not resolve.",

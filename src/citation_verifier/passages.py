@@ -25,6 +25,8 @@ class Passage:
     start: int
     end: int
     index: int
+    language: str | None = None
+    """The page's language (ISO 639-1) where known: how its sentences are split."""
 
 
 def normalise_newlines(text: str) -> str:
@@ -46,7 +48,7 @@ def _paragraph_word_spans(text: str) -> list[list[tuple[int, int]]]:
     return paragraphs
 
 
-def split_passages(text: str, max_words: int = 200) -> list[Passage]:
+def split_passages(text: str, max_words: int = 200, language: str | None = None) -> list[Passage]:
     """Split ``text`` (newlines are normalised first) into passages of at most ``max_words``
     words, counted as ``str.split()`` counts them.
 
@@ -69,7 +71,7 @@ def split_passages(text: str, max_words: int = 200) -> list[Passage]:
     if current:
         groups.append(current)
     return [
-        Passage(text[group[0][0] : group[-1][1]], group[0][0], group[-1][1], index)
+        Passage(text[group[0][0] : group[-1][1]], group[0][0], group[-1][1], index, language)
         for index, group in enumerate(groups)
     ]
 

@@ -360,7 +360,7 @@ class Verifier:
 
         def retrieve() -> list[Passage]:
             # Splitting a long page takes a while too: off the event loop with the ranking.
-            passages = split_passages(document.text, settings.passage_max_words)
+            passages = split_passages(document.text, settings.passage_max_words, languages.page)
             if len(claim_parts(claim)) <= 1:
                 return top_passages(
                     claim,
@@ -386,14 +386,16 @@ class Verifier:
             return unsupported_language(document, languages, self.router), []
         best = await self._retrieve(claim, document, languages)
         judgement = await route.judge.judge(claim, best)
-        verdict = apply_guard(judgement, best)
+        # A long claim's supported quote is one part's: the parts' judge holds each to its part.
+        whole = claim if len(claim_parts(claim)) <= 1 else None
+        verdict = apply_guard(judgement, best, whole, languages.claim)
         span = locate_quote(verdict.evidence_quote, best)
         return UrlVerdict(
             label=verdict.label,
             evidence_quote=verdict.evidence_quote,
             confidence=verdict.confidence,
             reason=verdict.reason,
-            detail=judgement.detail,
+            detail=verdict.detail,
             evidence_context=(
                 None
                 if span is None

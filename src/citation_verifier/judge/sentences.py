@@ -4,32 +4,27 @@ coverage (the content words themselves: :mod:`citation_verifier.terms`)."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from citation_verifier.passages import Passage
 from citation_verifier.retrieve import Embedder
+from citation_verifier.segment import sentence_spans
 from citation_verifier.terms import Terms, analyse, coverage
 
-_SENTENCE_END = re.compile(r"(?<=[.!?…])[\"'”’)\]]*\s+|\n+")
 _MAX_SENTENCE_CHARS = 600
 
 
 def split_sentences(passages: Sequence[Passage]) -> list[str]:
-    """Sentences of the passages, each a verbatim slice of one passage."""
+    """Sentences of the passages (:mod:`citation_verifier.segment`, in each passage's
+    language), each a verbatim slice of one passage."""
     sentences: list[str] = []
     for passage in passages:
-        start = 0
-        for match in [*_SENTENCE_END.finditer(passage.text), None]:
-            end = match.start() if match else len(passage.text)
-            piece = passage.text[start:end].strip()
+        for start, end in sentence_spans(passage.text, passage.language):
+            piece = passage.text[start:end]
             if len(piece) > _MAX_SENTENCE_CHARS:
                 piece = piece[:_MAX_SENTENCE_CHARS].rsplit(" ", 1)[0]
-            if any(ch.isalnum() for ch in piece):
-                sentences.append(piece)
-            if match:
-                start = match.end()
+            sentences.append(piece)
     return sentences
 
 

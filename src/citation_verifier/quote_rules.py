@@ -1,0 +1,183 @@
+"""Quote rules: whether the quote a judge gives for its verdict holds the claim, for every judge
+and every language (the guard applies them, ``guard.py``).
+
+A judge's ``supported`` is a reading of a passage; the quote is what a reader checks it by. Each
+rule below reads the claim and the quote (or the passages) with language-neutral tools, values
+by :mod:`citation_verifier.measures`, words by :mod:`citation_verifier.terms`, and turns a
+verdict the quote does not bear out into another. One rule one function, the same shape, tried
+in the order of ``QUOTE_RULES``; how often each fires and how often it is right on the article
+set and on dev rows: docs/CHECKER_MODEL.md (``bench/quote_rules.py``).
+
+- ``about``: a ``supported`` or ``contradicted`` quote shares at least one content word with
+  the claim (claim and page in one language) → else not_found: a sentence about something else
+  neither states nor denies it ("Мэр города — Игорь Белов" against the construction cost).
+- ``conflict``: a sentence of the passages about the claim (half its content words) gives
+  another value where the claim gives one the passages state nowhere → contradicted, quoting
+  it ("1,2 Millionen Euro" against "1,2 Mrd. Euro"; "5 km" against "the 4.2-kilometre
+  crossing"). Tried on ``supported`` verdicts whose quote lacks a claim value, and on
+  ``not_found``.
+- ``values``: a ``supported`` quote states every value of the claim → else not_found
+  ("20 Millionen Euro" is not supported by "Der Jahresausweis kostet 20 Euro").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass
+
+from citation_verifier.measures import Measure, measures, stated_by
+from citation_verifier.models import Label
+from citation_verifier.passages import Passage
+from citation_verifier.segment import sentence_spans
+from citation_verifier.terms import analyse
+
+CONFLICT_ALIGNED = 0.5
+"""Share of the claim's content words a sentence holds to be about the claim's slot."""
+
+
+@dataclass(frozen=True)
+class QuoteContext:
+    """A verdict and what it rests on."""
+
+    claim: str
+    label: Label
+    quote: str | None
+    passages: Sequence[Passage]
+    claim_language: str | None = None
+    page_language: str | None = None
+
+    @property
+    def same_language(self) -> bool:
+        """Whether claim and page are in one language (or either is unknown)."""
+        languages = (self.claim_language, self.page_language)
+        return None in languages or languages[0] == languages[1]
+
+    def claim_values(self) -> list[Measure]:
+        """The claim's values (numbers in names left out)."""
+        return measures(self.claim, self.claim_language, claim=True)
+
+
+@dataclass(frozen=True)
+class QuoteRuling:
+    """A rule's verdict instead of the judge's: its label, quote (None for not_found) and why."""
+
+    rule: str
+    label: Label
+    quote: str | None
+    why: str
+
+
+def _matches(a: str, b: str) -> bool:
+    """One content word for another, allowing for inflection (one the start of the other:
+    "job"/"jobs", "Белов"/"Белова", "kostet"/"kostete")."""
+    return a == b or (min(len(a), len(b)) >= 3 and (a.startswith(b) or b.startswith(a)))
+
+
+def word_coverage(claim: str, text: str) -> float:
+    """Share of the claim's content words that ``text`` holds (:func:`_matches`)."""
+    wanted, have = analyse(claim).tokens, analyse(text).tokens
+    if not wanted:
+        return 1.0
+    return sum(any(_matches(a, b) for b in have) for a in wanted) / len(wanted)
+
+
+def _without(text: str, spans: Sequence[Measure]) -> str:
+    """``text`` with the spans blanked out."""
+    for span in sorted(spans, key=lambda m: m.start, reverse=True):
+        text = text[: span.start] + " " + text[span.end :]
+    return text
+
+
+def about(context: QuoteContext) -> QuoteRuling | None:
+    """A quote that shares no content word with the claim is about something else."""
+    if context.quote is None or context.label == Label.NOT_FOUND or not context.same_language:
+        return None
+    if word_coverage(context.claim, context.quote) > 0:
+        return None
+    return QuoteRuling("about", Label.NOT_FOUND, None, "the quote shares no word with the claim")
+
+
+def missing_value(context: QuoteContext) -> str | None:
+    """The first claim value of a supported verdict that none of its passages states, as the
+    claim writes it. (The passages, not the quote alone: on dev rows a claim's year or date
+    is often in the sentence beside the quote, and the verdict is right.)"""
+    if context.label != Label.SUPPORTED or context.quote is None:
+        return None
+    stated = [m for p in context.passages for m in measures(p.text, p.language)]
+    for value in context.claim_values():
+        if not stated_by(value, stated):
+            return context.claim[value.start : value.end]
+    return None
+
+
+def conflict(context: QuoteContext) -> QuoteRuling | None:
+    """The sentence of the passages about the claim (holding at least ``CONFLICT_ALIGNED`` of
+    its content words; the most) that gives another value where the claim gives one the
+    passages state nowhere."""
+    if context.label == Label.CONTRADICTED:
+        return None
+    if context.label == Label.SUPPORTED and missing_value(context) is None:
+        return None
+    claimed = context.claim_values()
+    if not claimed:
+        return None
+    read = [
+        (p.text[a:b], measures(p.text[a:b], p.language))
+        for p in context.passages
+        for a, b in sentence_spans(p.text, p.language)
+    ]
+    stated = [m for _, found in read for m in found]
+    missing = [value for value in claimed if not stated_by(value, stated)]
+    words = _without(context.claim, claimed)  # "5 km long": "km" is the value's, no topic
+    best: tuple[float, QuoteRuling] | None = None
+    for text, found in read:
+        for value in missing:
+            other = next((m for m in found if value.conflicts(m)), None)
+            if other is None:
+                continue
+            aligned = word_coverage(words, text)
+            if aligned >= CONFLICT_ALIGNED and (best is None or aligned > best[0]):
+                why = (
+                    f"the page gives '{text[other.start : other.end]}' where the claim says "
+                    f"'{context.claim[value.start : value.end]}'"
+                )
+                best = (aligned, QuoteRuling("conflict", Label.CONTRADICTED, text, why))
+    return None if best is None else best[1]
+
+
+def values(context: QuoteContext) -> QuoteRuling | None:
+    """A supported quote that does not state every value of the claim."""
+    missing = missing_value(context)
+    if missing is None:
+        return None
+    why = f"no passage states '{missing}'"
+    return QuoteRuling("values", Label.NOT_FOUND, None, why)
+
+
+QUOTE_RULES: tuple[tuple[str, Callable[[QuoteContext], QuoteRuling | None]], ...] = (
+    ("conflict", conflict),
+    ("about", about),
+    ("values", values),
+)
+"""The quote rules, in the order they are tried (module docstring)."""
+
+
+def rule_on(context: QuoteContext, rules: Collection[str] | None = None) -> QuoteRuling | None:
+    """The first of ``rules`` (default: all) that turns the verdict into another, or None."""
+    for name, rule in QUOTE_RULES:
+        if rules is not None and name not in rules:
+            continue
+        ruling = rule(context)
+        if ruling is not None and (ruling.label, ruling.quote) != (context.label, context.quote):
+            return ruling
+    return None
+
+
+def rule_of(detail: str | None) -> str | None:
+    """The quote rule a verdict's ``detail`` names (``guard.apply_guard``), if any."""
+    if detail is None or not detail.startswith(RULE_DETAIL):
+        return None
+    return detail.removeprefix(RULE_DETAIL).split(":")[0]
+
+
+RULE_DETAIL = "quote rule: "

@@ -1,0 +1,71 @@
+"""Values compared language-neutrally: scales, decimal commas, percentages and points, units
+converted, compound durations, dates with month names in each language, factors and shares."""
+
+from __future__ import annotations
+
+import pytest
+
+from citation_verifier.measures import measures, stated_by
+
+
+def _stated(claim: tuple[str, str], page: tuple[str, str]) -> bool:
+    found = measures(page[1], page[0])
+    return all(stated_by(value, found) for value in measures(claim[1], claim[0]))
+
+
+@pytest.mark.parametrize(
+    ("claim", "page"),
+    [
+        (("de", "rund 1,2 Milliarden Euro"), ("de", "rund 1,2 Mrd. Euro")),
+        (("en", "1.2 billion euros"), ("de", "1,2 Mrd. Euro")),
+        (("ru", "на 0,5 процентного пункта"), ("ru", "на 50 базисных пунктов (б. п.)")),
+        (("de", "dauert 160 Minuten"), ("de", "Mit 2 Std. 40 Min. inklusive einer Pause")),
+        (("en", "10.9 kilometres"), ("en", "The 6.8-mile extension")),
+        (("de", "am 5. Oktober 2023"), ("en", "on October 5, 2023")),
+        (("ru", "7 февраля 2025 г."), ("es", "el 7 de febrero de 2025")),
+        (("en", "has risen threefold"), ("en", "has tripled since it opened")),
+        (("ru", "на 25% меньше"), ("ru", "на четверть меньше")),
+        (("en", "1,200 spaces"), ("de", "1.200 Plätze")),
+        (("en", "2,000 lamps"), ("en", "2000 lamps")),
+        (("ru", "около 0,4 м"), ("ru", "около 40 см")),
+        (("en", "62% of people"), ("en", "62 per cent of people")),
+    ],
+)
+def test_one_value_written_two_ways_is_stated(
+    claim: tuple[str, str], page: tuple[str, str]
+) -> None:
+    assert _stated(claim, page)
+
+
+@pytest.mark.parametrize(
+    ("claim", "page"),
+    [
+        (("de", "kostete 20 Millionen Euro"), ("de", "kostet weiterhin 20 Euro")),
+        (("de", "rund 1,2 Millionen Euro"), ("de", "rund 1,2 Mrd. Euro")),
+        (("en", "6.8 kilometres long"), ("en", "The 6.8-mile extension")),
+        (("en", "5 kilometres long"), ("en", "the 4.2-kilometre crossing")),
+        (("en", "until December 2025"), ("en", "until June 2025")),
+        (("en", "62% of people"), ("en", "62 people")),
+        (("en", "£48 million"), ("en", "$48 million")),
+    ],
+)
+def test_another_value_is_not_stated(claim: tuple[str, str], page: tuple[str, str]) -> None:
+    assert not _stated(claim, page)
+
+
+def test_german_and_english_separators_are_read_by_language() -> None:
+    assert [m.magnitude for m in measures("310.000 Euro", "de")] == [310000.0]
+    assert [m.magnitude for m in measures("15,5%", "ru")] == [15.5]
+    assert [m.magnitude for m in measures("2,068 m", "en")] == [2068.0]
+
+
+def test_a_modal_may_is_no_month() -> None:
+    assert measures("Prices may 2 fall", "en")[0].kind == "amount"
+
+
+def test_a_different_value_of_the_same_unit_conflicts() -> None:
+    (claim,) = measures("5 kilometres", "en")
+    (page,) = measures("4.2-kilometre", "en")
+    assert claim.conflicts(page)
+    (plain,) = measures("5 bridges", "en")
+    assert not plain.conflicts(page)
