@@ -238,3 +238,21 @@ def test_a_link_to_the_answers_own_site_keeps_its_text_and_cites_nothing() -> No
     assert first.claim == "Water boils at sea level." and first.urls == ("https://a.test/w",)
     assert first.text == "[Water](/w) boils at sea level [1]."
     assert second.claim == "See the notes for more." and second.urls == ()
+
+
+def test_ordinal_dates_and_abbreviations_of_the_answers_language_do_not_split_a_statement() -> None:
+    answer = (
+        "Die Stadtbibliothek Lindenau wurde am 5. Oktober 2023 wiedereröffnet [1]. Der Bau "
+        "begann am 1. Mai 2019 und kostete ca. 1,4 Mrd. Euro, d.h. mehr als geplant [1].\n\n"
+        "[1]: https://example.org/bibliothek"
+    )
+    statements = parse_answer(answer, language="de")
+    assert [s.claim for s in statements] == [
+        "Die Stadtbibliothek Lindenau wurde am 5. Oktober 2023 wiedereröffnet.",
+        "Der Bau begann am 1. Mai 2019 und kostete ca. 1,4 Mrd. Euro, d.h. mehr als geplant.",
+    ]
+    assert all(s.urls == ("https://example.org/bibliothek",) for s in statements)
+    russian = "Заседание 2 сент. 2024 г. прошло спокойно, т. е. без сюрпризов [1].\n\n" + (
+        "[1]: https://example.org/cb"
+    )
+    assert len(parse_answer(russian, language="ru")) == 1

@@ -22,6 +22,7 @@ set and on dev rows: docs/CHECKER_MODEL.md (``bench/quote_rules.py``).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
@@ -154,10 +155,65 @@ def values(context: QuoteContext) -> QuoteRuling | None:
     return QuoteRuling("values", Label.NOT_FOUND, None, why)
 
 
+# Negation words of each language (the claim's and the page's, as identified).
+_NEGATIONS = {
+    "en": "not no never none nobody nothing neither nor cannot isn't aren't wasn't weren't "
+    "doesn't don't didn't won't can't hasn't haven't hadn't",
+    "de": "nicht kein keine keinen keinem keiner keines nie niemals nichts weder",
+    "ru": "не нет ни никогда ничего никто",
+    "es": "no nunca jamás ningún ninguna ninguno nada nadie ni",
+}
+_NEGATION_WORDS = {language: frozenset(words.split()) for language, words in _NEGATIONS.items()}
+_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
+NEGATION_REACH = 2
+"""Words after a negation that it denies (a content word of the claim among them)."""
+
+
+def _denied(text: str, language: str | None, wanted: frozenset[str]) -> str | None:
+    """The first negation of ``text`` followed within ``NEGATION_REACH`` words by one of the
+    ``wanted`` content words ("have not yet been *peer* reviewed"), or None."""
+    negations = _NEGATION_WORDS.get(language or "en", _NEGATION_WORDS["en"])
+    words = [w.lower().replace("’", "'") for w in _WORD.findall(text)]
+    for i, word in enumerate(words):
+        if word in negations:
+            after = [w for w in words[i + 1 : i + 1 + NEGATION_REACH + 1] if w != "yet"]
+            if any(_matches(a, w) for a in wanted for w in after[:NEGATION_REACH]):
+                return word
+    return None
+
+
+def polarity(context: QuoteContext) -> QuoteRuling | None:
+    """A supported quote that denies a word of the claim the claim states plainly, or states
+    plainly what the claim denies ("have not yet been peer reviewed" against "have already
+    been peer reviewed"; «пока не раскрывается» against «раскрыл»): not_found."""
+    if context.label != Label.SUPPORTED or context.quote is None or not context.same_language:
+        return None
+    claim_words = analyse(context.claim).tokens
+    quote_words = analyse(context.quote).tokens
+    in_quote = _denied(context.quote, context.page_language, claim_words)
+    in_claim = _denied(context.claim, context.claim_language, quote_words)
+    claim_negates = any(
+        w.lower() in _NEGATION_WORDS.get(context.claim_language or "en", frozenset())
+        for w in _WORD.findall(context.claim)
+    )
+    quote_negates = any(
+        w.lower() in _NEGATION_WORDS.get(context.page_language or "en", frozenset())
+        for w in _WORD.findall(context.quote)
+    )
+    if in_quote and not claim_negates:
+        why = f"the quote denies ('{in_quote}') what the claim states"
+    elif in_claim and not quote_negates:
+        why = f"the claim denies ('{in_claim}') what the quote states"
+    else:
+        return None
+    return QuoteRuling("polarity", Label.NOT_FOUND, None, why)
+
+
 QUOTE_RULES: tuple[tuple[str, Callable[[QuoteContext], QuoteRuling | None]], ...] = (
     ("conflict", conflict),
     ("about", about),
     ("values", values),
+    ("polarity", polarity),
 )
 """The quote rules, in the order they are tried (module docstring)."""
 

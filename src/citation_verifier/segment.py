@@ -6,7 +6,8 @@ which knows each language's abbreviations: "Dr.", "u. a.", "2 Std. 40 Min.", "am
   never joined to the next;
 - a piece that starts with a lowercase letter continues the sentence before it: no sentence of
   the languages we judge starts lowercase, and a segmenter that does not know an abbreviation
-  ("50 б. п., т. е. с 16%", "2 сент. прошло") cuts after its full stop.
+  ("50 б. п., т. е. с 16%", "2 сент. прошло") cuts after its full stop; so does a piece that
+  starts with a digit after a short lowercase abbreviation ("2 сент. 2024 г.").
 
 Every sentence is a (start, end) span of the text, so callers slice verbatim text from it.
 """
@@ -22,11 +23,18 @@ _LEAD = re.compile(r"[\s\"'“”„«»‘’‚(\[]*")
 DEFAULT_LANGUAGE = "en"
 
 
-def _continues(piece: str) -> bool:
-    """Whether a piece the segmenter cut off starts lowercase (it continues the sentence)."""
+_ABBREVIATION_END = re.compile(r"(?<![^\W\d_])[^\W\d_]{1,5}\.\s*$")
+
+
+def _continues(previous: str, piece: str) -> bool:
+    """Whether a piece the segmenter cut off continues the sentence before it (module
+    docstring)."""
     lead = _LEAD.match(piece)
     first = piece[lead.end() if lead else 0 : (lead.end() if lead else 0) + 1]
-    return first.islower()
+    if first.islower():
+        return True
+    abbreviation = _ABBREVIATION_END.search(previous)
+    return first.isdigit() and abbreviation is not None and abbreviation.group()[0].islower()
 
 
 def sentence_spans(text: str, language: str | None = None) -> list[tuple[int, int]]:
@@ -42,7 +50,7 @@ def sentence_spans(text: str, language: str | None = None) -> list[tuple[int, in
                 continue
             end = start + len(piece)
             offset = end
-            if joined_to_previous and spans and _continues(piece):
+            if joined_to_previous and spans and _continues(text[spans[-1][0] : start], piece):
                 spans[-1] = (spans[-1][0], end)
             else:
                 spans.append((start, end))

@@ -68,7 +68,8 @@ async def check_answer(
     verifier: Verifier, request: AnswerRequest, *, progress: Progress | None = None
 ) -> AnswerResult:
     """Parse ``request`` and verify every statement's citations with ``verifier``."""
-    statements = parse_answer(request.answer, request.citation_urls())
+    language = await asyncio.to_thread(verifier.languages.best, request.answer)
+    statements = parse_answer(request.answer, request.citation_urls(), language)
     return await check_statements(
         verifier,
         statements,

@@ -15,6 +15,7 @@ from citation_verifier.answers.check import check_statements
 from citation_verifier.answers.models import AnswerRequest, AnswerResult, StatementLabel
 from citation_verifier.answers.parse import answer_request_from_text, parse_answer
 from citation_verifier.errors import CitationVerifierError, InputError, validation_message
+from citation_verifier.language import LanguageIdentifier
 from citation_verifier.limits import answer_length_problem
 from citation_verifier.printable import safe_console
 from citation_verifier.retrieve import MiniLMEmbedder
@@ -140,7 +141,8 @@ def check_answer_command(
     too_long = answer_length_problem(request.answer, settings)
     if too_long is not None:
         raise fail(f"answer: {too_long}", ExitCode.INPUT)
-    statements = parse_answer(request.answer, request.citation_urls())
+    language = LanguageIdentifier().best(request.answer)
+    statements = parse_answer(request.answer, request.citation_urls(), language)
     urls = len({url for statement in statements for url in statement.urls})
     print_note(f"{judge_choice(settings)}; {len(statements)} statement(s) citing {urls} URL(s)")
 

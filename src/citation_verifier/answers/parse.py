@@ -39,6 +39,7 @@ from pydantic import ValidationError
 from citation_verifier.answers.models import AnswerRequest
 from citation_verifier.errors import InputError, validation_message
 from citation_verifier.models import validate_http_url
+from citation_verifier.segment import sentence_spans
 
 
 @dataclass(frozen=True)
@@ -165,15 +166,19 @@ class _Block:
             self.spans.append((start, end) if end is not None else (at, at + 1))
 
 
-def parse_answer(answer: str, citations: Sequence[str] = ()) -> list[Statement]:
+def parse_answer(
+    answer: str, citations: Sequence[str] = (), language: str | None = None
+) -> list[Statement]:
     """Split ``answer`` into statements with the URLs each cites. ``citations`` numbers sources
-    as a JSON answer's array does (``[1]`` is ``citations[0]``)."""
+    as a JSON answer's array does (``[1]`` is ``citations[0]``). ``language`` (ISO 639-1, the
+    answer's) tells the sentence segmenter its abbreviations and ordinal dates ("am 5. Oktober",
+    "т. е.", "2024 г."); English when not given."""
     body, sources, bare = _take_sources(answer)
     for number, url in enumerate(citations, start=1):
         sources[str(number)] = url
     statements: list[Statement] = []
     for kind, block in _blocks(body):
-        for text, claim, cites in _sentences(block):
+        for text, claim, cites in _sentences(block, language):
             if len(_WORD.findall(claim)) < (2 if kind == "text" else 1):
                 # "[1]" or "See https://…" on its own: it cites the statement before
                 if cites and statements:
@@ -358,10 +363,13 @@ def _numbers(text: str) -> list[str]:
     return out
 
 
-def _boundaries(skeleton: str) -> list[tuple[int, int]]:
-    """Sentence spans of ``skeleton``; markers right after an end mark stay with its sentence."""
+def _boundaries(skeleton: str, language: str | None = None) -> list[tuple[int, int]]:
+    """Sentence spans of ``skeleton``; markers right after an end mark stay with its sentence.
+    A full stop ends a sentence only where the segmenter of pages (:mod:`citation_verifier.
+    segment`) ends one too: one mechanism knows each language's abbreviations for both."""
     spans: list[tuple[int, int]] = []
     start = 0
+    segmented = {end for _, end in sentence_spans(skeleton.replace(CITE, " "), language)}
     for match in re.finditer(r"[.!?…]+[\"'”’)\]*_]*", skeleton):
         end = match.end()
         while True:  # markers after the full stop: ". [1][2]"
@@ -379,7 +387,10 @@ def _boundaries(skeleton: str) -> list[tuple[int, int]]:
             following += 1
         if following >= len(skeleton) or skeleton[following].islower():
             continue
-        if match.group().startswith(".") and not _ends_sentence(skeleton, match.start(), following):
+        if match.group().startswith(".") and (
+            not _ends_sentence(skeleton, match.start(), following)
+            or not any(match.start() < e <= following for e in segmented)
+        ):
             continue
         spans.append((start, end))
         start = following
@@ -417,14 +428,14 @@ def _ends_sentence(skeleton: str, dot: int, following: int) -> bool:
     return True
 
 
-def _sentences(raw: str) -> Iterator[tuple[str, str, list[_Cite]]]:
+def _sentences(raw: str, language: str | None = None) -> Iterator[tuple[str, str, list[_Cite]]]:
     """``(text as written, claim, cites)`` of each sentence of one block. Markers that open a
     sentence are moved to the sentence before; opening the block, they come first, on their own
     (``("", "", cites)``), for the statement before the block."""
     block = _skeleton(raw)
     skeleton = "".join(block.skeleton)
     spans: list[tuple[int, int]] = []
-    for start, end in _boundaries(skeleton):
+    for start, end in _boundaries(skeleton, language):
         lead = start
         while lead < end and skeleton[lead] in (CITE, " ", "\t", "\n"):
             lead += 1

@@ -27,6 +27,7 @@ from pydantic import ValidationError
 from citation_verifier.answers.models import AnswerRequest
 from citation_verifier.answers.parse import Statement, parse_answer
 from citation_verifier.errors import InputError, validation_message
+from citation_verifier.language import LanguageIdentifier
 from citation_verifier.limits import answer_length_problem, claim_length_problem
 from citation_verifier.models import VerifyRequest
 from citation_verifier.settings import Settings
@@ -213,6 +214,7 @@ def _read(path: Path, settings: Settings) -> BatchInput:
     answers: list[AnswerRecord] = []
     seen: dict[str, int] = {}
     records = 0
+    languages = LanguageIdentifier()  # each answer's sentences are split in its language
     for number, offset, raw in _lines(path):
         if not raw.strip():
             continue
@@ -229,7 +231,8 @@ def _read(path: Path, settings: Settings) -> BatchInput:
         seen[record_id] = number
         records += 1
         if isinstance(request, AnswerRequest):
-            statements = parse_answer(request.answer, request.citation_urls())
+            language = languages.best(request.answer)
+            statements = parse_answer(request.answer, request.citation_urls(), language)
             answers.append(AnswerRecord(record_id, statements))
             citations.extend(
                 Citation(
