@@ -207,6 +207,18 @@ def markdown_table(results: dict[str, Scores]) -> str:
     return "\n".join(lines)
 
 
+def counting_progress(label: str, quiet: bool) -> Progress:
+    """A progress bar on standard error counting ``label``'s items done (off with --quiet)."""
+    return Progress(
+        TextColumn(label),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=safe_console(stderr=True),
+        disable=quiet,
+    )
+
+
 SUITE_COLUMNS = ("category", "n", "pass rate", "exact label", "positive controls")
 
 
@@ -236,14 +248,7 @@ def suite_command(
         cases = fast_subset(cases)
     source = f"templates and sentences of {eval_dir}" if eval_dir else "templates only"
     print_note(f"behaviour suite: {len(cases)} cases ({source})")
-    progress = Progress(
-        TextColumn("behaviour"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=safe_console(stderr=True),
-        disable=quiet,
-    )
+    progress = counting_progress("behaviour", quiet)
     with progress:
         task = progress.add_task("behaviour", total=len(cases))
         outcomes = asyncio.run(
@@ -294,14 +299,7 @@ def articles_command(folder: Path, limit: int | None, json_output: bool, quiet: 
     if not folder.is_dir():
         raise fail(f"--articles: no such folder: {folder}", ExitCode.INPUT)
     settings = load_settings()
-    progress = Progress(
-        TextColumn("articles"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=safe_console(stderr=True),
-        disable=quiet,
-    )
+    progress = counting_progress("articles", quiet)
     try:
         with progress:
             task = progress.add_task("articles", total=None)

@@ -20,6 +20,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from citation_verifier.quantities import NUMBER_WORDS
+
 # Languages that write "1.234,5"; every other writes "1,234.5".
 _COMMA_DECIMAL = frozenset(
     {
@@ -355,33 +357,7 @@ _POINTS = {
 }
 
 _NUMBER_WORDS: dict[str, float] = {
-    # English ("one" is left out: "one of" counts nothing)
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-    "eleven": 11,
-    "twelve": 12,
-    "thirteen": 13,
-    "fourteen": 14,
-    "fifteen": 15,
-    "sixteen": 16,
-    "seventeen": 17,
-    "eighteen": 18,
-    "nineteen": 19,
-    "twenty": 20,
-    "thirty": 30,
-    "forty": 40,
-    "fifty": 50,
-    "sixty": 60,
-    "seventy": 70,
-    "eighty": 80,
-    "ninety": 90,
+    **NUMBER_WORDS,
     "hundred": 100,
     # German ("ein", "eine" are articles)
     "zwei": 2,

@@ -43,7 +43,8 @@ _DATES = [
     re.compile(rf"\b{_DAY}\s+(?:of\s+)?{_MONTH}(?!\w)", re.I),
     re.compile(rf"\b{_MONTH}\s+{_DAY}\b(?!,?\s*\d)", re.I),
 ]
-_WORDS = {
+# English number words ("one" is left out: "one of" counts nothing).
+NUMBER_WORDS = {
     "zero": 0,
     "two": 2,
     "three": 3,
@@ -81,7 +82,7 @@ _NAMING = re.compile(
 )
 _NUMBER = re.compile(
     r"(?<![\w.,])(?P<sign>[-−])?(?P<value>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|(?:"
-    + "|".join(_WORDS)
+    + "|".join(NUMBER_WORDS)
     + r"))(?![\w])(?:\s*(?P<scale>thousand|million|billion|trillion)\b)?"
     r"(?:\s*(?P<unit>%|percent\b|per\s+cent\b|percentage\s+points?\b|°\s*[CF]\b|[a-zA-Z°µ]+))?",
     re.I,
@@ -160,7 +161,7 @@ class Quantity:
 
 
 def _number(value: str, scale: str | None) -> float | None:
-    word = _WORDS.get(value.lower())
+    word = NUMBER_WORDS.get(value.lower())
     if word is not None:
         number = float(word)
     else:

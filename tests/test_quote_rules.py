@@ -1,0 +1,92 @@
+"""The quote rules, each on its own: what the quote of a verdict must hold of the claim."""
+
+from __future__ import annotations
+
+from citation_verifier.models import Label
+from citation_verifier.passages import split_passages
+from citation_verifier.quote_rules import (
+    QUOTE_RULES,
+    QuoteContext,
+    about,
+    conflict,
+    polarity,
+    rule_of,
+    rule_on,
+    values,
+)
+
+
+def context(
+    claim: str, label: Label, quote: str | None, page: str, language: str = "en"
+) -> QuoteContext:
+    passages = split_passages(page, 200, language)
+    return QuoteContext(claim, label, quote, passages, language, language)
+
+
+def test_rules_are_tried_in_one_documented_order() -> None:
+    assert [name for name, _ in QUOTE_RULES] == ["conflict", "about", "values", "polarity"]
+
+
+def test_a_quote_denying_the_claims_words_does_not_support_it() -> None:
+    page = "The results have not yet been peer reviewed or published in a journal."
+    ruling = polarity(
+        context("The results have already been peer reviewed.", Label.SUPPORTED, page, page)
+    )
+    assert ruling is not None and ruling.label == Label.NOT_FOUND
+    russian = "Точное место находки пока не раскрывается."
+    claim = "Университет раскрыл точное место находки клада."
+    assert polarity(context(claim, Label.SUPPORTED, russian, russian, "ru")) is not None
+
+
+def test_a_negation_of_something_else_in_the_quote_leaves_the_verdict() -> None:
+    page = "A spokesman for Pepsi-Cola, which sponsors the tour, said he had no information."
+    claim = "Pepsi-Cola sponsored the tour."
+    assert polarity(context(claim, Label.SUPPORTED, page, page)) is None
+
+
+def test_a_quote_about_something_else_is_no_evidence() -> None:
+    page = "Строительство моста обошлось в 2 млрд рублей."
+    ruling = about(context("Мэр города — Игорь Белов.", Label.CONTRADICTED, page, page, "ru"))
+    assert ruling is not None and ruling.label == Label.NOT_FOUND
+
+
+def test_about_is_not_asked_across_languages() -> None:
+    page = "The bridge cost 2 billion roubles."
+    passages = split_passages(page, 200, "en")
+    ruling = about(
+        QuoteContext("Мэр города — Игорь Белов.", Label.SUPPORTED, page, passages, "ru", "en")
+    )
+    assert ruling is None
+
+
+def test_a_claim_value_no_passage_states_is_not_supported() -> None:
+    page = "Die Bürgerinitiative prüft eine Klage. Sie hat 300 Mitglieder."
+    claim = "Die Bürgerinitiative hat bereits 20.000 Euro an Spenden gesammelt."
+    ruling = values(
+        context(claim, Label.SUPPORTED, "Die Bürgerinitiative prüft eine Klage.", page, "de")
+    )
+    assert ruling is not None and "20.000 Euro" in ruling.why
+
+
+def test_a_value_the_page_states_elsewhere_passes_values() -> None:
+    page = "The fire grew overnight. Firefighting cost to date (est.)\n$21.6 million"
+    claim = "The firefighting cost has reached $21.6 million."
+    assert values(context(claim, Label.SUPPORTED, "The fire grew overnight.", page)) is None
+
+
+def test_conflict_quotes_the_sentence_that_gives_another_date() -> None:
+    page = "La 15.ª edición se celebrará el 30 de noviembre de 2025, anunció el alcalde."
+    claim = "La próxima edición se celebrará el 23 de noviembre de 2025."
+    ruling = conflict(context(claim, Label.NOT_FOUND, None, page, "es"))
+    assert ruling is not None and ruling.label == Label.CONTRADICTED
+    assert ruling.quote == page
+
+
+def test_the_deciding_rule_is_read_back_from_the_detail() -> None:
+    page = "Der Jahresausweis kostet 20 Euro."
+    ruling = rule_on(
+        context("Die Sanierung kostete 20 Millionen Euro.", Label.SUPPORTED, page, page, "de")
+    )
+    assert ruling is not None
+    assert rule_of(f"quote rule: {ruling.rule}: {ruling.why}") == "values"
+    assert rule_of("exact check: verbatim") is None
