@@ -173,7 +173,7 @@ def _denied(text: str, language: str | None, wanted: frozenset[str]) -> str | No
     """The first negation of ``text`` followed within ``NEGATION_REACH`` words by one of the
     ``wanted`` content words ("have not yet been *peer* reviewed"), or None."""
     negations = _NEGATION_WORDS.get(language or "en", _NEGATION_WORDS["en"])
-    words = [w.lower().replace("’", "'") for w in _WORD.findall(text)]
+    words: list[str] = [str(w).lower().replace("’", "'") for w in _WORD.findall(text)]
     for i, word in enumerate(words):
         if word in negations:
             after = [w for w in words[i + 1 : i + 1 + NEGATION_REACH + 1] if w != "yet"]
