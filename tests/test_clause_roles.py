@@ -238,3 +238,14 @@ def test_the_checker_reads_what_the_page_commits_to(
 ) -> None:
     judgement = checker_judge(Settings()).judge_sync(claim, split_passages(page))
     assert (judgement.label, judgement.detail) == (label, detail)
+
+
+def test_the_people_of_a_firm_doing_it_is_the_firm_doing_it(parser: ClauseParser) -> None:
+    sentence = (
+        "Engineers from the firm Halvorsen & Brook designed the crossing, while the "
+        "construction consortium was led by Northgate Civil."
+    )
+    assert not conflicting_roles(
+        parser, "The crossing was designed by Halvorsen & Brook.", sentence
+    )
+    assert conflicting_roles(parser, "The banker slept.", "The scientist near the banker slept.")

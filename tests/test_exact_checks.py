@@ -10,7 +10,9 @@ import pytest
 from citation_verifier.demo.loopback import LoopbackSite, Page, Route
 from citation_verifier.judge.checker import chunk_sentences
 from citation_verifier.judge.exact_checks import ExactChecks, is_verbatim, opposite_polarity
+from citation_verifier.judge.providers import checker_judge
 from citation_verifier.models import Label
+from citation_verifier.passages import split_passages
 from citation_verifier.pipeline import verify
 from citation_verifier.quantities import quantities, values
 from citation_verifier.settings import Settings
@@ -415,3 +417,15 @@ def test_a_negated_claim_is_read_against_the_sentence_that_states_it(claim: str)
     assert judgement.label == Label.SUPPORTED, judgement
     assert judgement.evidence_quote is not None
     assert "has not introduced a toll" in judgement.evidence_quote
+
+
+def test_a_future_the_page_states_supports_the_present_but_not_the_past() -> None:
+    judge = checker_judge(Settings())
+    page = split_passages(
+        "The bridge opened on Saturday. A toll of 3.50 euros per car will be charged in both "
+        "directions. The museum in Oslo will open in 2027."
+    )
+    present = judge.judge_sync("A toll of 3.50 euros per car is charged in both directions.", page)
+    assert present.detail != "exact check: certainty"
+    past = judge.judge_sync("The museum in Oslo opened in 2027.", page)
+    assert past.label != Label.SUPPORTED

@@ -201,6 +201,9 @@ def _filler(token: Token) -> Token | None:
     return None if token.pos_ == "PRON" else token
 
 
+_BELONGING = frozenset({"of", "from", "at"})
+
+
 def _coordinated(token: Token) -> Iterator[Token]:
     yield token
     for child in token.children:
@@ -220,11 +223,12 @@ def _role(tokens: Sequence[Token]) -> Role | None:
             if filler is None:
                 return None
             words = {filler, *(c for c in filler.children if c.dep_ in _PHRASE_PARTS)}
-            # "a group of girls", "the CEO of Apple": what follows "of" is part of the phrase
+            # "a group of girls", "the CEO of Apple", "engineers from the firm Halvorsen &
+            # Brook", "researchers at Oxford": who they belong to is part of the phrase
             words.update(
                 w
                 for c in filler.children
-                if c.dep_ == "prep" and c.lower_ == "of"
+                if c.dep_ == "prep" and c.lower_ in _BELONGING
                 for w in c.subtree
                 if w.pos_ in {"NOUN", "PROPN"}
             )
@@ -232,7 +236,7 @@ def _role(tokens: Sequence[Token]) -> Role | None:
             modifiers.update(
                 _lemma(w)
                 for c in filler.children
-                if c.dep_ in _MODIFIERS and c.lower_ != "of"
+                if c.dep_ in _MODIFIERS and c.lower_ not in _BELONGING
                 for w in c.subtree
             )
             attached.update(

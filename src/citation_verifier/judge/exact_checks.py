@@ -500,7 +500,7 @@ class ExactChecks:
             return None
         sentence, changes = close
         if changes and all(
-            sentence_diff.uncertain(c.page)
+            sentence_diff.uncertain(c.page, c.claim)
             and len(c.claim) <= CERTAIN_WORDS
             and (c.claim or not c.before)  # or a hedging lead-in left out: "Studies suggest"
             for c in changes

@@ -303,9 +303,19 @@ def quantifier(change: Change) -> Label | None:
     return Label.NOT_FOUND if mine > theirs else None
 
 
-def uncertain(span: Sequence[str]) -> bool:
-    """The words hold a hedge, a plan or a future ("may", "plans to", "will", "linked")."""
-    return any(w.lower() in _HEDGES | _PLANS for w in span)
+_FUTURE = frozenset({"will", "shall"})
+_PAST = re.compile(r"^(?:was|were|had|did|[a-z]+ed)$")
+
+
+def uncertain(span: Sequence[str], instead: Sequence[str] = ()) -> bool:
+    """The words hold a hedge, a plan or a future ("may", "plans to", "linked"), a future
+    ("will") only where ``instead`` (the claim's words in its place) puts it in the past: a
+    future the page states is stated ("A toll will be charged" states "A toll is charged"),
+    it has not happened ("The museum will open" does not state "The museum opened")."""
+    words = {w.lower() for w in span}
+    if words & (_HEDGES | (_PLANS - _FUTURE)):
+        return True
+    return bool(words & _FUTURE) and any(_PAST.match(w.lower()) for w in instead)
 
 
 def hedged(span: Sequence[str]) -> bool:
