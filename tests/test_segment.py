@@ -59,3 +59,10 @@ def test_every_sentence_is_a_trimmed_slice_of_the_text() -> None:
 
 def test_an_unknown_language_is_read_as_english() -> None:
     assert sentences("Dr. Smith came. He left.", None) == ["Dr. Smith came.", "He left."]
+
+
+def test_a_long_line_is_read_in_windows_cut_after_a_sentence_mark() -> None:
+    sentence = "The committee met again on Tuesday and approved the plan. "
+    text = sentence * 100  # 5,800 characters on one line
+    spans = sentence_spans(text, "en")
+    assert [text[a:b] for a, b in spans] == [sentence.strip()] * 100
