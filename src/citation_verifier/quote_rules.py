@@ -183,29 +183,17 @@ def _denied(text: str, language: str | None, wanted: frozenset[str]) -> str | No
 
 
 def polarity(context: QuoteContext) -> QuoteRuling | None:
-    """A supported quote that denies a word of the claim the claim states plainly, or states
-    plainly what the claim denies ("have not yet been peer reviewed" against "have already
-    been peer reviewed"; «пока не раскрывается» against «раскрыл»): not_found."""
+    """A supported quote that denies a word of the claim the claim states plainly ("have not
+    yet been peer reviewed" against "have already been peer reviewed"; «пока не раскрывается»
+    against «раскрыл»): not_found. (Not the other way: a claim's "did not reach" is stated by
+    "failed to reach", a negation no word list holds.)"""
     if context.label != Label.SUPPORTED or context.quote is None or not context.same_language:
         return None
-    claim_words = analyse(context.claim).tokens
-    quote_words = analyse(context.quote).tokens
-    in_quote = _denied(context.quote, context.page_language, claim_words)
-    in_claim = _denied(context.claim, context.claim_language, quote_words)
-    claim_negates = any(
-        w.lower() in _NEGATION_WORDS.get(context.claim_language or "en", frozenset())
-        for w in _WORD.findall(context.claim)
-    )
-    quote_negates = any(
-        w.lower() in _NEGATION_WORDS.get(context.page_language or "en", frozenset())
-        for w in _WORD.findall(context.quote)
-    )
-    if in_quote and not claim_negates:
-        why = f"the quote denies ('{in_quote}') what the claim states"
-    elif in_claim and not quote_negates:
-        why = f"the claim denies ('{in_claim}') what the quote states"
-    else:
+    denied = _denied(context.quote, context.page_language, analyse(context.claim).tokens)
+    negations = _NEGATION_WORDS.get(context.claim_language or "en", _NEGATION_WORDS["en"])
+    if denied is None or any(w.lower() in negations for w in _WORD.findall(context.claim)):
         return None
+    why = f"the quote denies ('{denied}') what the claim states"
     return QuoteRuling("polarity", Label.NOT_FOUND, None, why)
 
 
