@@ -19,7 +19,8 @@ from citation_verifier.printable import printable, printable_text
 Serve = Callable[[Mapping[str, Route]], LoopbackSite]
 CLAIM = "Water boils at 100 degrees Celsius at sea level."
 HOSTILE = "\x1b[2J\x1b]0;pwned\x07\x1b]8;;https://evil.example\x1b\\\r\u202e"
-PAGE = f"Boiling\n\n{CLAIM}{HOSTILE} It boils at a lower temperature on a mountain top.\n"
+# Inside the sentence, so the quote carries them (the segmenter ends a sentence at its full stop).
+PAGE = f"Boiling\n\n{CLAIM[:-1]}{HOSTILE}. It boils at a lower temperature on a mountain top.\n"
 # Any C0 control but newline and tab, DEL, any C1 control, any bidi override or isolate.
 CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
