@@ -117,10 +117,9 @@ def test_a_supported_quote_stating_the_value_in_another_form_stands() -> None:
 
 def test_a_verdict_whose_quote_shares_no_word_with_the_claim_becomes_not_found() -> None:
     page = _page("Строительство моста обошлось в 2 млрд рублей.", "ru")
-    for label in (Label.SUPPORTED, Label.CONTRADICTED):
-        judgement = Judgement(label, page[0].text, 0.7)
-        verdict = apply_guard(judgement, page, "Мэр города — Игорь Белов.", "ru")
-        assert (verdict.label, verdict.reason) == (Label.NOT_FOUND, Reason.QUOTE_LACKS_CLAIM)
+    judgement = Judgement(Label.SUPPORTED, page[0].text, 0.7)
+    verdict = apply_guard(judgement, page, "Мэр города — Игорь Белов.", "ru")
+    assert (verdict.label, verdict.reason) == (Label.NOT_FOUND, Reason.QUOTE_LACKS_CLAIM)
 
 
 def test_without_the_claim_only_the_quote_is_checked() -> None:
