@@ -5,6 +5,7 @@ from __future__ import annotations
 from citation_verifier.models import Label
 from citation_verifier.passages import split_passages
 from citation_verifier.quote_rules import (
+    OWN_CHECKS,
     QUOTE_RULES,
     QuoteContext,
     about,
@@ -98,3 +99,10 @@ def test_the_deciding_rule_is_read_back_from_the_detail() -> None:
     assert ruling is not None
     assert rule_of(f"quote rule: {ruling.rule}: {ruling.why}") == "values"
     assert rule_of("exact check: verbatim") is None
+
+
+def test_the_checkers_english_verdicts_get_only_the_conflict_rule() -> None:
+    page = "The committee met again on Tuesday."
+    ruling = rule_on(context("Smith won the race.", Label.SUPPORTED, page, page), OWN_CHECKS)
+    assert ruling is None
+    assert rule_on(context("Smith won the race.", Label.SUPPORTED, page, page)) is not None
