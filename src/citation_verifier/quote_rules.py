@@ -8,14 +8,14 @@ verdict the quote does not bear out into another. One rule one function, the sam
 in the order of ``QUOTE_RULES``; how often each fires and how often it is right on the article
 set and on dev rows: docs/CHECKER_MODEL.md (``bench/quote_rules.py``).
 
+- ``conflict``: a sentence of the passages about the claim (half its content words, values
+  left out) gives another value where the claim gives one the passages state nowhere →
+  contradicted, quoting it ("1,2 Millionen Euro" against "1,2 Mrd. Euro"; "5 km" against "the
+  4.2-kilometre crossing"). Tried on ``supported`` verdicts with such a claim value, and on
+  ``not_found``.
 - ``about``: a ``supported`` quote shares at least one content word with the claim (claim and
   page in one language) → else not_found: a sentence about something else does not state it
   ("Мэр города — Игорь Белов" against the construction cost).
-- ``conflict``: a sentence of the passages about the claim (half its content words) gives
-  another value where the claim gives one the passages state nowhere → contradicted, quoting
-  it ("1,2 Millionen Euro" against "1,2 Mrd. Euro"; "5 km" against "the 4.2-kilometre
-  crossing"). Tried on ``supported`` verdicts whose quote lacks a claim value, and on
-  ``not_found``.
 - ``values``: a ``supported`` verdict on a claim not in English whose claim value no passage
   states → not_found ("20 Millionen Euro" is not supported by "Der Jahresausweis kostet 20
   Euro"); English claims have the checker's ``number_missing``.
