@@ -12,6 +12,7 @@ from citation_verifier.quote_rules import (
     conflict,
     rule_of,
     rule_on,
+    rules_for,
     values,
 )
 
@@ -85,6 +86,11 @@ def test_the_deciding_rule_is_read_back_from_the_detail() -> None:
 
 def test_the_checkers_english_verdicts_get_only_the_conflict_rule() -> None:
     page = "The committee met again on Tuesday."
-    ruling = rule_on(context("Smith won the race.", Label.SUPPORTED, page, page), OWN_CHECKS)
+    rules = rules_for("checker/minilm-l6-checker", english=True)
+    assert rules == OWN_CHECKS
+    ruling = rule_on(context("Smith won the race.", Label.SUPPORTED, page, page), rules)
     assert ruling is None
+    assert rules_for("checker/minilm-l6-checker", english=False) is None
+    assert rules_for("checker/minilm-l6-checker+local/qwen", english=True) is None
+    assert rules_for("local/qwen2.5-coder-1.5b-instruct", english=True) is None
     assert rule_on(context("Smith won the race.", Label.SUPPORTED, page, page)) is not None

@@ -614,6 +614,7 @@ def _dates(text: str, taken: list[tuple[int, int]]) -> list[Measure]:
     return found
 
 
+@functools.cache
 def _number_pattern(language: str) -> re.Pattern[str]:
     if language in _COMMA_DECIMAL:
         body = r"\d{1,3}(?:[. \u00a0\u202f]\d{3})+(?:,\d+)?(?!\d)|\d+(?:[,.]\d+)?"
@@ -641,6 +642,12 @@ def _read_number(raw: str, language: str) -> float | None:
         return None
 
 
+# Shares then factors, longest first: "three quarters" before "a quarter" takes the words.
+_PHRASES = [
+    (re.compile(rf"(?<![^\W\d_]){re.escape(phrase)}(?![^\W\d_])"), value, dimension)
+    for table, dimension in ((_SHARES, "%"), (_FACTORS, "x"))
+    for phrase, value in sorted(table.items(), key=lambda item: len(item[0]), reverse=True)
+]
 # A race time or duration "2:06:41" (hours, minutes, seconds).
 _CLOCK = re.compile(r"(?<![\d:.,])(\d{1,2}):([0-5]\d):([0-5]\d)(?![\d:])")
 _WORD_AFTER = re.compile(
@@ -683,25 +690,23 @@ def measures(text: str, language: str | None = None, *, claim: bool = False) -> 
         return not any(a < m.end() and m.start() < b for a, b in taken)
 
     lower = text.lower()
-    for words, table, dimension in ((_SHARES, _SHARES, "%"), (_FACTORS, _FACTORS, "x")):
-        for phrase in sorted(words, key=len, reverse=True):
-            for m in re.finditer(rf"(?<![^\W\d_]){re.escape(phrase)}(?![^\W\d_])", lower):
-                if free(m):
-                    value = table[phrase]
-                    rough = dimension == "%"
-                    found.append(
-                        Measure(
-                            "amount",
-                            m.start(),
-                            m.end(),
-                            value,
-                            dimension,
-                            rough,
-                            plain=value,
-                            rough=rough,
-                        )
+    for pattern, value, dimension in _PHRASES:
+        for m in pattern.finditer(lower):
+            if free(m):
+                rough = dimension == "%"
+                found.append(
+                    Measure(
+                        "amount",
+                        m.start(),
+                        m.end(),
+                        value,
+                        dimension,
+                        rough,
+                        plain=value,
+                        rough=rough,
                     )
-                    taken.append((m.start(), m.end()))
+                )
+                taken.append((m.start(), m.end()))
     for m in _CLOCK.finditer(text):
         if free(m):
             hours, minutes, seconds = (int(g) for g in m.groups())

@@ -34,6 +34,8 @@ from citation_verifier.terms import analyse
 
 CONFLICT_ALIGNED = 0.5
 """Share of the claim's content words a sentence holds to be about the claim's slot."""
+RULE_DETAIL = "quote rule: "
+"""How a verdict's ``detail`` names the quote rule that decided it."""
 
 
 @dataclass(frozen=True)
@@ -175,6 +177,13 @@ held-out English rows ``about`` turned right supports into not_found (Attributio
 language."""
 
 
+def rules_for(judge: str, english: bool) -> Collection[str] | None:
+    """The rules a verdict of ``judge`` (its recorded name) gets: ``OWN_CHECKS`` for the
+    checker alone on an English pair, all of them (None) for every other judge and pair."""
+    checker_alone = judge.startswith("checker/") and "+" not in judge  # not the cascade
+    return OWN_CHECKS if checker_alone and english else None
+
+
 def rule_on(context: QuoteContext, rules: Collection[str] | None = None) -> QuoteRuling | None:
     """The first of ``rules`` (default: all) that turns the verdict into another, or None."""
     for name, rule in QUOTE_RULES:
@@ -191,6 +200,3 @@ def rule_of(detail: str | None) -> str | None:
     if detail is None or not detail.startswith(RULE_DETAIL):
         return None
     return detail.removeprefix(RULE_DETAIL).split(":")[0]
-
-
-RULE_DETAIL = "quote rule: "

@@ -21,8 +21,6 @@ import sentencex
 _LINE = re.compile(r"[^\n]+")
 _LEAD = re.compile(r"[\s\"'“”„«»‘’‚(\[]*")
 DEFAULT_LANGUAGE = "en"
-
-
 _ABBREVIATION_END = re.compile(r"(?<![^\W\d_])[^\W\d_]{1,5}\.\s*$")
 
 
@@ -67,7 +65,7 @@ def sentence_spans(text: str, language: str | None = None) -> list[tuple[int, in
     spans: list[tuple[int, int]] = []
     for window_start, window_end in _windows(text):
         offset = window_start
-        joined_to_previous = False
+        first = len(spans)  # a window's first piece never continues the window before
         window = text[window_start:window_end]
         for piece in sentencex.segment(language or DEFAULT_LANGUAGE, window):
             start = text.find(piece, offset) if piece else -1
@@ -75,11 +73,10 @@ def sentence_spans(text: str, language: str | None = None) -> list[tuple[int, in
                 continue
             end = start + len(piece)
             offset = end
-            if joined_to_previous and spans and _continues(text[spans[-1][0] : start], piece):
+            if len(spans) > first and _continues(text[spans[-1][0] : start], piece):
                 spans[-1] = (spans[-1][0], end)
             else:
                 spans.append((start, end))
-            joined_to_previous = True
     trimmed = []
     for start, end in spans:
         piece = text[start:end]

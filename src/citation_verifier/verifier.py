@@ -36,7 +36,7 @@ from citation_verifier.models import (
     VerifyResult,
 )
 from citation_verifier.passages import Passage, locate_quote, split_passages
-from citation_verifier.quote_rules import OWN_CHECKS
+from citation_verifier.quote_rules import rules_for
 from citation_verifier.retrieve import Embedder, MiniLMEmbedder, TermsEmbedder, top_passages
 from citation_verifier.reuse.pages import PageCache
 from citation_verifier.reuse.verdicts import VerdictCache, judge_fingerprint, verdict_key
@@ -389,11 +389,8 @@ class Verifier:
         judgement = await route.judge.judge(claim, best)
         # A long claim's supported quote is one part's: the parts' judge holds each to its part.
         whole = claim if len(claim_parts(claim)) <= 1 else None
-        name = route.judge.name
-        own_checks = name.startswith("checker/") and "+" not in name and languages.english
-        verdict = apply_guard(
-            judgement, best, whole, languages.claim, OWN_CHECKS if own_checks else None
-        )
+        rules = rules_for(route.judge.name, languages.english)
+        verdict = apply_guard(judgement, best, whole, languages.claim, rules)
         span = locate_quote(verdict.evidence_quote, best)
         return UrlVerdict(
             label=verdict.label,
