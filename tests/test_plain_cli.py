@@ -132,3 +132,56 @@ def test_piped_stderr_notes_are_never_wrapped() -> None:
     )
     assert done.returncode == ExitCode.CONFIG
     assert len(_lines(done.stderr)) == 1 and "MAX_BODY_BYTES" in done.stderr
+
+
+def _help_of_every_command() -> dict[str, str]:
+    """``--help`` of the root, every group and every command, at a width no line needs."""
+    runner = CliRunner(env={"COLUMNS": "250"})
+    pages = {"": runner.invoke(app, ["--help"], prog_name="citation-verifier").output}
+    for command in ("verify", "config", "demo", "serve", "batch", "check-answer", "eval", "mcp"):
+        pages[command] = runner.invoke(app, [command, "--help"]).output
+    for group, commands in (
+        ("audit", ("list", "show", "replay", "export", "rejudge", "prune")),
+        ("model", ("install",)),
+    ):
+        pages[group] = runner.invoke(app, [group, "--help"]).output
+        for command in commands:
+            pages[f"{group} {command}"] = runner.invoke(app, [group, command, "--help"]).output
+    return pages
+
+
+def test_help_shows_flags_without_a_type_and_arguments_by_name() -> None:
+    pages = _help_of_every_command()
+    for command, page in pages.items():
+        assert "Usage:" in page, command
+        assert "<bool>" not in page, command
+        assert "{" not in page.split("Usage:")[1].splitlines()[0], command
+    assert "verify [OPTIONS] CLAIM URL..." in pages["verify"]
+    assert "eval [OPTIONS] [FILE]..." in pages["eval"]
+    assert "<str>" not in pages["verify"].split("Options")[0]
+
+
+def test_help_never_breaks_a_description_mid_sentence() -> None:
+    root = _help_of_every_command()[""]
+    descriptions = {
+        line.strip("│ ").split(None, 1)[0]: line for line in root.splitlines() if "│" in line
+    }
+    # Each command's description is one line when the terminal is wide enough.
+    assert descriptions["serve"].rstrip(" │").endswith("/metrics and the web page at /.")
+    assert descriptions["batch"].rstrip(" │").endswith("per-statement CSV (OUT.statements.csv).")
+    assert descriptions["eval"].rstrip(" │").endswith("on a built-in suite, per category).")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["verify", "--compare-archive", "A claim.", "http://127.0.0.1:9/"],
+        ["check-answer", "--compare-archive", "-"],
+    ],
+)
+def test_compare_archive_without_cited_at_is_a_usage_error_naming_both_flags(
+    args: list[str],
+) -> None:
+    done = CliRunner().invoke(app, args, input="A statement [1].\n\n[1] http://127.0.0.1:9/\n")
+    assert done.exit_code == ExitCode.USAGE
+    assert _lines(done.stderr)[-1].startswith("error: --compare-archive needs --cited-at DATE")

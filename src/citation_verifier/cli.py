@@ -33,6 +33,7 @@ from citation_verifier.terminal import (
     print_error,
     print_note,
     print_table,
+    require_cited_at,
     settings_first,
     wall_lines,
 )
@@ -120,8 +121,8 @@ def _print_table(result: VerifyResult) -> None:
 
 @app.command()
 def verify(
-    claim: Annotated[str, typer.Argument(help="The claim the LLM made.")],
-    urls: Annotated[list[str], typer.Argument(help="The URLs it cited.")],
+    claim: Annotated[str, typer.Argument(metavar="CLAIM", help="The claim the LLM made.")],
+    urls: Annotated[list[str], typer.Argument(metavar="URL", help="The URLs it cited.")],
     json_output: Annotated[
         bool, typer.Option("--json", help="Print the VerifyResult JSON instead of a table.")
     ] = False,
@@ -142,6 +143,7 @@ def verify(
     from citation_verifier.pipeline import build_verifier
 
     gate = fail_on_labels(fail_on or [], Label)
+    require_cited_at(compare_archive, cited_at)
     try:
         request = VerifyRequest(
             claim=claim, urls=urls, cited_at=cited_at, compare_archive=compare_archive

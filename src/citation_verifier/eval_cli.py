@@ -33,7 +33,9 @@ _SHARED_CLAIMS = Path("../shared/eval/claims")
 def eval_command(
     files: Annotated[
         list[Path] | None,
-        typer.Argument(help="JSONL or JSONL.gz files (id, claim, label, source_text)."),
+        typer.Argument(
+            metavar="FILE", help="JSONL or JSONL.gz files (id, claim, label, source_text)."
+        ),
     ] = None,
     suite: Annotated[
         str | None,
@@ -54,7 +56,7 @@ def eval_command(
         typer.Option(
             help="Score a folder of article pages and claims.jsonl instead of files: accuracy "
             "per kind and claim language, false supports and every wrong verdict "
-            "(citation_verifier.evaluate_articles; e.g. ../shared/eval/articles).",
+            "(e.g. ../shared/eval/articles).",
         ),
     ] = None,
     per_template: Annotated[

@@ -19,8 +19,9 @@ from pydantic import ValidationError
 from pydantic_settings import SettingsError
 from rich.table import Table
 from rich.text import Text
-from typer.core import TyperCommand, TyperGroup
+from typer.core import TyperCommand
 
+from citation_verifier.cli_help import PlainHelpCommand, PlainHelpGroup
 from citation_verifier.errors import error_text
 from citation_verifier.models import FAILURES, Reason, UrlVerdict
 from citation_verifier.printable import printable, printable_text, safe_console
@@ -54,6 +55,16 @@ CompareArchiveOption = Annotated[
         help="Also judge the capture closest to --cited-at and flag pages changed since cited.",
     ),
 ]
+
+
+def require_cited_at(compare_archive: bool, cited_at: object) -> None:
+    """``--compare-archive`` with no date to compare at is a usage error naming both flags."""
+    if compare_archive and cited_at is None:
+        raise fail(
+            "--compare-archive needs --cited-at DATE (when the answer cited the pages): the "
+            "page is compared with its archived capture closest to that date",
+            ExitCode.USAGE,
+        )
 
 
 class ExitCode(IntEnum):
@@ -153,7 +164,7 @@ def _usage_error(error: Exception) -> int:
     return code
 
 
-class PlainErrorsGroup(TyperGroup):
+class PlainErrorsGroup(PlainHelpGroup):
     """The command group whose usage errors are one ``error:`` line and a hint to ``--help``
     (Typer would draw a box of four lines), for every command below it."""
 
@@ -183,7 +194,7 @@ class PlainErrorsGroup(TyperGroup):
         sys.exit(result if isinstance(result, int) else 0)
 
 
-class SettingsFirstCommand(TyperCommand):
+class SettingsFirstCommand(PlainHelpCommand):
     """A command that validates the settings before it does anything else (after its
     arguments parsed, so ``--help`` and usage errors still come first): a bad variable is
     named, with :attr:`ExitCode.CONFIG`, before any input is read or port opened."""
@@ -196,12 +207,14 @@ class SettingsFirstCommand(TyperCommand):
 
 def settings_first(app: typer.Typer, skip: Sequence[object] = ()) -> None:
     """Make every command of ``app`` (sub-groups included), but those whose function is in
-    ``skip``, a :class:`SettingsFirstCommand`."""
+    ``skip``, a :class:`SettingsFirstCommand`; those in ``skip`` and the sub-groups get the
+    same plain ``--help``."""
     for command in app.registered_commands:
-        if command.callback not in skip and command.cls in (None, TyperCommand):
-            command.cls = SettingsFirstCommand
+        if command.cls in (None, TyperCommand):
+            command.cls = PlainHelpCommand if command.callback in skip else SettingsFirstCommand
     for group in app.registered_groups:
         if group.typer_instance is not None:
+            group.typer_instance.info.cls = PlainHelpGroup
             settings_first(group.typer_instance, skip)
 
 

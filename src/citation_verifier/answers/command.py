@@ -32,6 +32,7 @@ from citation_verifier.terminal import (
     fail_on_labels,
     load_settings,
     print_note,
+    require_cited_at,
     wall_lines,
 )
 from citation_verifier.utf8 import NotUtf8Error, decode_utf8
@@ -125,6 +126,7 @@ def check_answer_command(
     gate = fail_on_labels(fail_on or [], StatementLabel)
     try:
         request = answer_request_from_text(_read(answer_file))
+        require_cited_at(compare_archive, cited_at or request.cited_at)
         if cited_at is not None or compare_archive:  # the options win over the JSON's fields
             request = AnswerRequest.model_validate(
                 {

@@ -245,7 +245,7 @@ def _describe(outcome: Rejudged) -> str:
 @app.command()
 def rejudge(
     record_id: Annotated[
-        str | None, typer.Argument(metavar="[ID]", help="Record id (or a unique prefix).")
+        str | None, typer.Argument(metavar="ID", help="Record id (or a unique prefix).")
     ] = None,
     all_records: Annotated[
         bool, typer.Option("--all", help="Every record matching the filters.")
