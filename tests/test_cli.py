@@ -55,12 +55,17 @@ def test_verify_json_prints_the_verify_result(serve: Serve) -> None:
         assert key in result["citations"][0]
 
 
-def test_verify_prints_a_readable_table(serve: Serve) -> None:
+def test_verify_piped_prints_only_table_rows_on_stdout(serve: Serve) -> None:
     site = serve({"/boil": Page(BOILING_HTML)})
-    done = run("verify", CLAIM, site.url("/boil"))
+    done = run("verify", CLAIM, site.url("/boil"), site.url("/gone"))
     assert done.returncode == 0, done.stderr
-    assert "Overall: supported" in done.stdout
-    assert "Water boils at 100 degrees Celsius" in done.stdout
+    rows = [line.split("\t") for line in done.stdout.splitlines()]
+    # Every line is a row of six cells, so `| cut -f2` gives the labels and nothing else.
+    assert [row[1] for row in rows] == ["supported", "unreachable"]
+    assert all(len(row) == 6 for row in rows)
+    assert "Water boils at 100 degrees Celsius" in rows[0][5]
+    assert "Overall: supported" in done.stderr
+    assert f"Claim: {CLAIM}" in done.stderr
 
 
 def test_verify_refuses_loopback_without_allow_private(serve: Serve) -> None:

@@ -89,7 +89,9 @@ def judge_summary(result: VerifyResult) -> list[str]:
 
 def _print_table(result: VerifyResult) -> None:
     # Claims, URLs and quotes are the user's and the page's text: Text cells, never markup.
-    console = safe_console(highlight=False, soft_wrap=True)
+    # Piped, standard output carries the table's rows alone (``| cut -f5`` reads only rows);
+    # the lines around them go to standard error.
+    console = safe_console(stderr=not sys.stdout.isatty(), highlight=False, soft_wrap=True)
     console.print(Text(f"Claim: {result.claim}"))
     console.print(Text.assemble("Overall: ", (result.overall.value, LABEL_STYLES[result.overall])))
     judges = sorted({c.judge for c in result.citations if c.judge})
