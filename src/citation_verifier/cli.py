@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import os
 import sys
@@ -13,6 +14,7 @@ from pydantic import SecretStr, ValidationError
 from rich.text import Text
 
 from citation_verifier import __version__
+from citation_verifier.doctor import missing_summary, optional_parts
 from citation_verifier.errors import CitationVerifierError, validation_message
 from citation_verifier.eval_cli import eval_command
 from citation_verifier.limits import claim_length_problem
@@ -214,6 +216,30 @@ def show_config(
     print_table(
         ("variable", "value", "source", "description"),
         [[Text(cell) for cell in row] for row in rows],
+    )
+    # RENDER_JS=auto and a browser path read as if a browser were there: say what is not.
+    missing = missing_summary(optional_parts(settings))
+    if missing is not None:
+        print_note(missing)
+
+
+@app.command()
+def doctor(
+    json_output: Annotated[bool, typer.Option("--json", help="One JSON object per part.")] = False,
+) -> None:
+    """List the optional parts (browser, embedded LLM, ...): installed or not, what each gives
+    and what installs it."""
+    parts = optional_parts(load_settings())
+    yes_no = {True: "yes", False: "no"}
+    if json_output:
+        sys.stdout.writelines(json.dumps(dataclasses.asdict(part)) + "\n" for part in parts)
+        return
+    print_table(
+        ("part", "installed", "what it gives", "to install"),
+        [
+            [Text(cell) for cell in (part.name, yes_no[part.installed], part.gives, part.install)]
+            for part in parts
+        ],
     )
 
 

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 from typing import Annotated
 
 import typer
 
 from citation_verifier.errors import CitationVerifierError
-from citation_verifier.terminal import ExitCode, fail, load_settings
+from citation_verifier.terminal import ExitCode, fail, load_settings, print_note
 
 app = typer.Typer(help="The embedded judge's model file.", no_args_is_help=True)
 
@@ -33,6 +34,11 @@ def install(
             f"cannot write the model: {error.strerror}: {error.filename}", ExitCode.CONFIG
         ) from None
     pinned = "LOCAL_JUDGE_MODEL_PATH, not pinned" if settings.local_judge_model_path else "verified"
+    if importlib.util.find_spec("llama_cpp") is None:  # a file alone judges nothing
+        print_note(
+            "the model file is in place, but the embedded LLM cannot run: llama-cpp-python is "
+            "not installed (pip install 'citation-verifier[local-llm]'; citation-verifier doctor)"
+        )
     if json_output:
         record = {"path": str(path), "bytes": path.stat().st_size, "check": pinned}
         typer.echo(json.dumps(record))
