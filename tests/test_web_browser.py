@@ -122,21 +122,22 @@ def test_the_page_shows_labels_and_the_highlighted_quote_for_the_water_example(
         page.get_by_label("Claim", exact=True).fill(WATER_100)
         page.get_by_label("Cited URLs").fill("ftp://example.com/file")
         page.get_by_role("button", name="Verify").click()
-        page.get_by_role("alert").wait_for(timeout=10_000)
+        page.locator("#urls-problem").wait_for(timeout=10_000)
         assert page.locator("#results").is_hidden()
 
 
 def test_the_page_shows_the_service_error_message(
     embedder: MiniLMEmbedder, browser: BrowserContext
 ) -> None:
-    settings = Settings(allow_private_urls=True)
+    # A limit only the service knows (the page checks what it can: an http(s) URL each line).
+    settings = Settings(allow_private_urls=True, service_max_urls=1)
     with BackgroundServer(create_app(settings, embedder=embedder)) as service:
         page = browser.new_page()
         page.goto(service.url + "/")
-        _submit_with_keyboard(page, WATER_50, ["ftp://example.com/file"])
+        _submit_with_keyboard(page, WATER_50, ["https://a.example/1", "https://a.example/2"])
         alert = page.get_by_role("alert")
         alert.wait_for(timeout=10_000)
-        assert "not an http(s) URL" in alert.inner_text()
+        assert "at most 1 URLs" in alert.inner_text()
         assert page.locator("#results").is_hidden()
 
 
@@ -341,10 +342,11 @@ def test_the_answer_mode_shows_the_service_error_message(
         page.get_by_role("tab", name="Whole answer").click()
         submit = page.get_by_role("button", name="Check answer")
         submit.click()  # nothing entered: the page says so and does not call the service
+        # The field takes the focus, marked, with the message beside it (read out with it).
+        assert page.evaluate("document.activeElement.id") == "answer"
+        assert page.locator("#answer").get_attribute("aria-invalid") == "true"
+        assert page.locator("#answer-problem").inner_text() == "Enter the answer."
         alert = page.get_by_role("alert")
-        assert alert.inner_text() == "Enter the answer."
-        # The message takes the focus (scrolled into view), so it is seen and read out.
-        assert page.evaluate("document.activeElement.id") == "answer-error"
 
         page.get_by_label("Answer", exact=True).fill(WATER_100 * 2 + " [1]")
         page.get_by_label("Citations array (optional)").fill("https://example.com/water")

@@ -1,6 +1,8 @@
-"""The web page and the HTML batch report on small and short screens, in a real browser: an
-error after an empty submit is scrolled into view and focused, long URLs wrap between their
-parts (after "/", "?", "&"), the report's URL column keeps a readable width."""
+"""The web page and the HTML batch report on small and short screens, in a real browser: a
+field left empty (or a URL list that is not http(s) URLs) is marked invalid, with its message
+right below it, and takes the focus; the URL box keeps each URL on its own line; long URLs in
+the results wrap between their parts (after "/", "?", "&"); the report's URL column keeps a
+readable width."""
 
 from __future__ import annotations
 
@@ -49,22 +51,107 @@ IN_VIEW = """(node) => {
 }"""
 
 
-@pytest.mark.parametrize(("tab", "submit"), [(None, "#submit"), ("#tab-answer", "#answer-submit")])
-def test_an_empty_submit_scrolls_to_its_error_and_focuses_it(
-    phone: BrowserContext, service: BackgroundServer, tab: str | None, submit: str
+# Where a field's message sits and how it is tied to the field: the first id its
+# aria-describedby names is the message's, and the message is right below the field.
+FIELD_PROBLEM = """(field) => {
+  const note = document.getElementById(field.getAttribute("aria-describedby").split(" ")[0]);
+  const box = field.getBoundingClientRect();
+  const under = note.getBoundingClientRect();
+  return {
+    text: note.hidden ? null : note.textContent,
+    gap: under.top - box.bottom,
+    border: getComputedStyle(field).borderTopColor,
+    focused: document.activeElement === field,
+  };
+}"""
+CONTRADICTED_RED = "rgb(164, 14, 38)"  # --contradicted: the page's colour for a problem
+
+
+@pytest.mark.parametrize(
+    ("tab", "submit", "field", "message"),
+    [
+        (None, "#submit", "#claim", "Enter the claim."),
+        ("#tab-answer", "#answer-submit", "#answer", "Enter the answer."),
+    ],
+)
+def test_an_empty_submit_marks_the_field_with_its_message_beside_it_and_focuses_it(
+    phone: BrowserContext,
+    service: BackgroundServer,
+    tab: str | None,
+    submit: str,
+    field: str,
+    message: str,
 ) -> None:
     page = phone.new_page()
     page.goto(service.url + "/")
     if tab:
         page.click(tab)
-    page.locator(submit).scroll_into_view_if_needed()
-    page.evaluate("window.scrollTo(0, 0)")  # as after reading the page from its top
+    page.locator(submit).scroll_into_view_if_needed()  # as after reading down to the button
     page.locator(submit).dispatch_event("click")
-    alert = page.locator(".error:not([hidden])")
-    alert.wait_for(timeout=10_000)
-    assert alert.inner_text().startswith("Enter")
-    assert page.evaluate("document.activeElement.classList.contains('error')")
-    assert alert.evaluate(IN_VIEW)
+    box = page.locator(field)
+    assert box.get_attribute("aria-invalid") == "true"
+    seen = box.evaluate(FIELD_PROBLEM)
+    assert seen["text"] == message and seen["focused"], seen
+    assert 0 <= seen["gap"] < 16, seen  # right below the field, not under the button
+    assert seen["border"] == CONTRADICTED_RED, seen
+    assert box.evaluate(IN_VIEW)
+    assert page.locator(".error:not([hidden])").count() == 0  # no second message elsewhere
+    # Typing into the field takes the mark away.
+    page.keyboard.type("Water boils.")
+    assert box.get_attribute("aria-invalid") is None
+    assert page.locator(".field-error:not([hidden])").count() == 0
+
+
+def test_an_empty_or_not_http_url_list_marks_the_url_box_and_sends_nothing(
+    phone: BrowserContext, service: BackgroundServer
+) -> None:
+    page = phone.new_page()
+    sent: list[str] = []
+    page.on(
+        "request", lambda request: sent.append(request.url) if "/verify" in request.url else None
+    )
+    page.goto(service.url + "/")
+    page.get_by_label("Claim", exact=True).fill("Seas rise.")
+    urls = page.locator("#urls")
+    for typed, message in [
+        ("", "Enter at least one URL."),
+        (
+            "https://a.example/sea\nexample.com/sea",
+            "“example.com/sea” is not an http(s) URL. Enter one URL per line, each starting "
+            "with http:// or https://.",
+        ),
+    ]:
+        urls.fill(typed)
+        page.locator("#submit").dispatch_event("click")
+        assert urls.get_attribute("aria-invalid") == "true"
+        seen = urls.evaluate(FIELD_PROBLEM)
+        assert seen["text"] == message and seen["focused"], seen
+        assert 0 <= seen["gap"] < 16 and seen["border"] == CONTRADICTED_RED, seen
+        # The claim, fine, is not marked; its help is still read with it.
+        assert page.locator("#claim").get_attribute("aria-invalid") is None
+        assert page.locator("#claim").get_attribute("aria-describedby") == "claim-help"
+    assert sent == []
+    assert urls.get_attribute("aria-describedby") == "urls-problem urls-help"
+
+
+def test_the_url_box_keeps_each_url_on_its_own_line_at_375_px(
+    phone: BrowserContext, service: BackgroundServer
+) -> None:
+    page = phone.new_page()
+    page.goto(service.url + "/")
+    urls = page.locator("#urls")
+    short = ["https://a.example/"] * 6
+    urls.fill("\n".join(short))
+    height_of_six_lines = urls.evaluate("(box) => box.scrollHeight")
+    long = [LONG_URL, "https://en.wikipedia.org/wiki/Boiling_point_of_water_at_altitude", *short]
+    urls.fill("\n".join(long[:6]))
+    # A URL is never broken over two lines (it broke inside a word, or at a hyphen, which
+    # reads as another URL): the box scrolls sideways instead, the page does not.
+    assert urls.evaluate("(box) => box.scrollHeight") == height_of_six_lines
+    assert urls.evaluate("(box) => box.scrollWidth > box.clientWidth")
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    page.locator("#claim").focus()  # leaving the box shows each URL's start again
+    assert urls.evaluate("(box) => box.scrollLeft") == 0
 
 
 def test_a_long_url_wraps_after_slashes_question_marks_and_ampersands(

@@ -304,6 +304,63 @@
     ui.error.focus({ preventScroll: true });
   }
 
+  // --- a field the user must fix ---------------------------------------------------------
+  // The field itself is marked (aria-invalid, and a thicker red border), its message sits right
+  // below it and is named first in its aria-describedby (so it is read out with the field), and
+  // the field takes the focus: the user lands where the fix goes.
+
+  function problemNote(input) {
+    return document.getElementById(input.id + "-problem");
+  }
+
+  function describedBy(input, id, on) {
+    const ids = (input.getAttribute("aria-describedby") || "").split(/\s+/).filter(function (name) {
+      return name && name !== id;
+    });
+    if (on) ids.unshift(id);
+    if (ids.length) input.setAttribute("aria-describedby", ids.join(" "));
+    else input.removeAttribute("aria-describedby");
+  }
+
+  function markInvalid(ui, input, message) {
+    // The request is not sent: results of an earlier one would answer another request.
+    ui.results.hidden = true;
+    const note = problemNote(input);
+    note.textContent = message;
+    note.hidden = false;
+    input.setAttribute("aria-invalid", "true");
+    describedBy(input, note.id, true);
+    input.scrollIntoView({ block: "center" });
+    input.focus({ preventScroll: true });
+  }
+
+  function clearInvalid(input) {
+    const note = problemNote(input);
+    note.hidden = true;
+    note.textContent = "";
+    input.removeAttribute("aria-invalid");
+    describedBy(input, note.id, false);
+  }
+
+  // Editing a marked field takes its mark away: the message was about what it held before.
+  function watchFields(inputs) {
+    inputs.forEach(function (input) {
+      input.addEventListener("input", function () {
+        if (input.getAttribute("aria-invalid") === "true") clearInvalid(input);
+      });
+    });
+  }
+
+  // What the service takes: an absolute http(s) URL with a host.
+  function isHttpUrl(text) {
+    try {
+      const url = new URL(text);
+      return (url.protocol === "http:" || url.protocol === "https:") && Boolean(url.hostname);
+    } catch (ignored) {
+      return false;
+    }
+  }
+
   // POST `payload` to `path`; `render` gets the JSON of a 2xx answer.
   async function post(ui, path, payload, busyText, render) {
     const headers = { "Content-Type": "application/json" };
@@ -369,6 +426,15 @@
     };
   }
 
+  // A URL box does not wrap (app.css): once left, it shows the start of each URL again, not
+  // the end where the caret was.
+  ["urls", "answer-citations"].forEach(function (id) {
+    const box = document.getElementById(id);
+    box.addEventListener("blur", function () {
+      box.scrollLeft = 0;
+    });
+  });
+
   // --- mode switch: WAI-ARIA tabs, automatic activation ------------------------------------
 
   const tabs = Array.from(document.querySelectorAll('[role="tab"]'));
@@ -423,23 +489,38 @@
       heading.focus();
     }
 
+    const fields = [claimInput, urlsInput, archive.date];
+    watchFields(fields);
+
     form.addEventListener("submit", function (event) {
       event.preventDefault();
       ui.error.hidden = true;
+      fields.forEach(clearInvalid);
       const claim = claimInput.value.trim();
       const urls = urlsInput.value.split(/\s+/).filter(Boolean);
       if (!claim) {
-        showError(ui, "Enter the claim.");
+        markInvalid(ui, claimInput, "Enter the claim.");
         return;
       }
       if (urls.length === 0) {
-        showError(ui, "Enter at least one URL.");
+        markInvalid(ui, urlsInput, "Enter at least one URL.");
+        return;
+      }
+      const notUrl = urls.find(function (url) {
+        return !isHttpUrl(url);
+      });
+      if (notUrl !== undefined) {
+        markInvalid(
+          ui,
+          urlsInput,
+          "“" + notUrl + "” is not an http(s) URL. Enter one URL per line, each starting with " +
+            "http:// or https://."
+        );
         return;
       }
       const dateProblem = archive.problem();
       if (dateProblem) {
-        showError(ui, dateProblem);
-        archive.date.focus();
+        markInvalid(ui, archive.date, dateProblem);
         return;
       }
       const busy = "Verifying " + urls.length + (urls.length === 1 ? " URL…" : " URLs…");
@@ -660,19 +741,24 @@
       target.focus();
     });
 
+    const fields = [answerInput, archive.date];
+    watchFields(fields);
+
     form.addEventListener("submit", function (event) {
       event.preventDefault();
       ui.error.hidden = true;
+      fields.forEach(clearInvalid);
       const answer = answerInput.value;
+      // Citations that are not http(s) URLs are the service's to report, as problems of the
+      // statements that cite them.
       const citations = citationsInput.value.split(/\s+/).filter(Boolean);
       if (!answer.trim()) {
-        showError(ui, "Enter the answer.");
+        markInvalid(ui, answerInput, "Enter the answer.");
         return;
       }
       const dateProblem = archive.problem();
       if (dateProblem) {
-        showError(ui, dateProblem);
-        archive.date.focus();
+        markInvalid(ui, archive.date, dateProblem);
         return;
       }
       const payload = { answer: answer };
