@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
@@ -86,7 +87,8 @@ async def test_answer_records_get_statements_figures_and_url_dedup(
     assert {row["answer_citation_precision"] for row in table} == {"0.5"}
     document = json.loads(json_text(outcome.rows, outcome.summary, outcome.answers))
     assert document["answers"][0]["statements"][2]["claim"] == "Sourdough is a bread."
-    assert [c["statement"] for c in document["citations"]] == [None, 0, 1, 3, 3]
+    # Statements are numbered from 1, as check-answer numbers them.
+    assert [c["statement"] for c in document["citations"]] == [None, 1, 2, 4, 4]
 
 
 async def test_a_resumed_batch_reuses_finished_statement_citations(
@@ -126,3 +128,36 @@ def test_the_batch_command_writes_the_statements_report(
     statements = tmp_path / f"report.{fmt}.statements.csv"
     assert f"statements: {statements}" in done.stderr
     assert len(list(csv.DictReader(statements.open(encoding="utf-8")))) == 4
+
+
+def test_every_batch_report_numbers_statements_from_1_as_check_answer_does(
+    serve: Serve, tmp_path: Path
+) -> None:
+    site = serve(demo_routes())
+    answer = tmp_path / "answer.md"
+    answer.write_text(example_answer(site.base_url), encoding="utf-8")
+    checked = run("check-answer", str(answer))
+    assert checked.returncode == 0, checked.stderr
+    assert "4. contradicted  Water boils at 50" in checked.stdout  # the 4th statement
+    inputs = write_jsonl(tmp_path / "in.jsonl", records(site))
+    out, html = tmp_path / "report.csv", tmp_path / "report.html"
+    done = run("batch", str(inputs), "--out", str(out), "--html", str(html), "--quiet")
+    assert done.returncode == 0, done.stderr
+    citations = list(csv.DictReader(out.open(encoding="utf-8")))
+    assert [
+        (row["id"], row["statement"]) for row in citations if row["label"] == "contradicted"
+    ] == [("answer-1", "4")]
+    statements = list(csv.DictReader((tmp_path / "report.csv.statements.csv").open()))
+    assert [(row["statement"], row["overall"]) for row in statements] == [
+        ("1", "supported"),
+        ("2", "supported"),
+        ("3", "uncited"),
+        ("4", "contradicted"),
+    ]
+    page = html.read_text(encoding="utf-8")
+    # Each citation of an answer is named by its record and statement, contradicted first.
+    names = re.findall(r"<tr><td>([^<]*)</td>", page)
+    assert names[0] == "answer-1 · statement 4"
+    assert "answer-1 · statement 1" in names and "answer-1 · statement 0" not in names
+    answer_rows = page[page.index("<h2>Answers</h2>") :]
+    assert re.findall(r"<tr><td>answer-1</td><td>(\d+)</td>", answer_rows) == ["1", "2", "3", "4"]

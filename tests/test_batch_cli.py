@@ -3,6 +3,7 @@ formats, and a batch killed (SIGKILL) or interrupted (Ctrl-C) mid-run, then resu
 
 from __future__ import annotations
 
+import asyncio
 import csv
 import json
 import os
@@ -262,3 +263,65 @@ def test_batch_concurrency_above_fetch_concurrency_raises_the_fetch_cap(
     done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=240)
     assert done.returncode == 0, done.stderr
     assert peak > 2
+
+
+# --- nothing to score: an empty input, or one whose every line is invalid ----------------------
+
+INVALID_LINES = 'not json\n{"id": "2", "claim": "", "urls": []}\n'
+
+
+def test_an_empty_input_fails_without_drawing_a_progress_bar(tmp_path: Path) -> None:
+    inputs = tmp_path / "in.jsonl"
+    inputs.write_text("\n\n", encoding="utf-8")  # blank lines only: no record
+    done = CliRunner().invoke(app, ["batch", str(inputs), "--out", str(tmp_path / "r.csv")])
+    assert done.exit_code == ExitCode.INPUT, done.output
+    assert done.stderr.splitlines()[-1] == f"error: no record in {inputs}: the input is empty"
+    assert "citations" not in done.output and "0/0" not in done.output  # no bar of nothing
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.jsonl"]
+
+
+def test_an_input_of_invalid_lines_gives_the_error_and_its_errors_file_only(
+    tmp_path: Path,
+) -> None:
+    inputs = tmp_path / "in.jsonl"
+    inputs.write_text(INVALID_LINES, encoding="utf-8")
+    out = tmp_path / "r.csv"
+    out.write_text("an earlier run's report\n", encoding="utf-8")
+    done = CliRunner().invoke(app, ["batch", str(inputs), "--out", str(out)])
+    assert done.exit_code == ExitCode.INPUT, done.output
+    errors = tmp_path / "r.csv.errors.jsonl"
+    assert done.stderr.splitlines()[-1] == (
+        f"error: no valid line in {inputs}: 2 invalid line(s), listed in {errors}"
+    )
+    assert done.stdout == ""  # no summary of zeros
+    assert "0/0" not in done.output
+    assert out.read_text(encoding="utf-8") == "an earlier run's report\n"  # no empty report
+    assert [json.loads(line)["line"] for line in errors.open(encoding="utf-8")] == [1, 2]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.jsonl", "r.csv", "r.csv.errors.jsonl"]
+
+
+def test_resume_from_an_input_of_invalid_lines_keeps_the_checkpoint(
+    tmp_path: Path,
+    serve: Serve,
+    settings: Settings,
+    embedder: MiniLMEmbedder,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    site = serve({"/city/0": Page(city_page(0))})
+    inputs = write_jsonl(tmp_path / "in.jsonl", city_records(site, 1))
+    out = tmp_path / "r.csv"
+    checkpoint = tmp_path / "r.csv.checkpoint.jsonl"
+    # An earlier run that finished its citations but was stopped before its report.
+    asyncio.run(score(inputs, checkpoint, LocalRunner(settings, embedder=embedder)))
+    kept = checkpoint.read_bytes()
+    broken = tmp_path / "broken.jsonl"  # the same run pointed at a mangled file by mistake
+    broken.write_text(INVALID_LINES, encoding="utf-8")
+    monkeypatch.setenv("ALLOW_PRIVATE_URLS", "true")
+    done = CliRunner().invoke(app, ["batch", str(broken), "--out", str(out), "--resume"])
+    assert done.exit_code == ExitCode.INPUT, done.output
+    assert checkpoint.exists() and checkpoint.read_bytes() == kept and not out.exists()
+    assert f"checkpoint {checkpoint} is left as it was" in done.stderr
+    resumed = CliRunner().invoke(app, ["batch", str(inputs), "--out", str(out), "--resume"])
+    assert resumed.exit_code == 0, resumed.output
+    assert _stats(resumed.stderr) == (3, 0)  # every citation reused: nothing was lost
+    assert "citations/s" not in resumed.output  # nothing left to score: no bar

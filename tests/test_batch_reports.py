@@ -13,7 +13,9 @@ from citation_verifier.batch.html_report import html_report
 from citation_verifier.batch.records import LineError
 from citation_verifier.batch.reports import LEADING_COLUMNS, csv_text, write_errors, write_report
 from citation_verifier.batch.summary import summarize
+from citation_verifier.judge.base import exact_check_detail
 from citation_verifier.models import Label, UrlVerdict
+from citation_verifier.quote_rules import RULE_DETAIL
 
 ROWS = [
     ResultRow(
@@ -108,7 +110,7 @@ def test_errors_file_lists_each_skipped_line(tmp_path: Path) -> None:
 
 def test_html_report_is_self_contained_lists_contradicted_first_and_escapes_page_text() -> None:
     page = html_report(ROWS, summarize(ROWS, invalid_lines=0))
-    assert "citation_precision=0.3333 (1/3)" in page
+    assert "33.33% (1 of 3)" in page
     assert "<svg" in page and page.count("<rect") == 4  # one bar per label
     assert not re.search(r"""(?:src|href)\s*=|<script|<link|@import|url\(""", page)
     rows = re.findall(r"<tr><td>(r\d)</td>", page)
@@ -133,3 +135,90 @@ def test_html_report_urls_break_between_their_parts_in_a_column_of_readable_widt
     ) in page
     assert "break-all" not in page  # what squeezed the column to a few characters a line
     assert re.search(r"td\.url\{[^}]*min-width:16rem", page)
+
+
+def _cells(page: str, row_id: str) -> list[str]:
+    """The cells of the citations table's row for ``row_id``, as HTML."""
+    match = re.search(rf"<tr><td>{re.escape(row_id)}</td>(.*?)</tr>", page)
+    assert match, page
+    return re.findall(r"<td[^>]*>(.*?)</td>", f"<td>{row_id}</td>{match.group(1)}")
+
+
+def test_html_report_evidence_is_the_quote_only_and_a_deciding_rule_is_named_as_one() -> None:
+    hedged = ResultRow(
+        id="h1",
+        index=0,
+        claim="The drug cures the disease.",
+        verdict=UrlVerdict(
+            url="https://e.example/h",
+            label=Label.NOT_FOUND,
+            confidence=0.7,
+            detail=exact_check_detail("certainty"),
+        ),
+    )
+    lacking = ResultRow(
+        id="q1",
+        index=0,
+        claim="Sales rose by 12%.",
+        verdict=UrlVerdict(
+            url="https://e.example/q",
+            label=Label.NOT_FOUND,
+            confidence=0.5,
+            reason="quote_lacks_claim",
+            detail=f"{RULE_DETAIL}values: the quote states 10%, not 12%",
+        ),
+    )
+    verbatim = ResultRow(
+        id="v1",
+        index=0,
+        claim="Water boils at 100 °C.",
+        verdict=UrlVerdict(
+            url="https://e.example/v",
+            label=Label.SUPPORTED,
+            confidence=0.9,
+            evidence_quote="Water boils at 100 °C.",
+            detail=exact_check_detail("verbatim"),
+        ),
+    )
+    rows = [hedged, lacking, verbatim, ROWS[2]]
+    page = html_report(rows, summarize(rows, invalid_lines=0))
+    head = re.findall(r"<th>(\w+)</th>", page[page.index("<h2>Citations</h2>") :])
+    reason, evidence = head.index("reason"), head.index("evidence")
+    hedged_cells = _cells(page, "h1")
+    assert "exact check" not in hedged_cells[evidence]  # an internal detail is no evidence
+    assert "no quote" in hedged_cells[evidence]
+    assert "decided by rule: exact check “certainty”" in hedged_cells[reason]
+    lacking_cells = _cells(page, "q1")
+    assert lacking_cells[reason].startswith("quote_lacks_claim")
+    assert (
+        "decided by rule: quote rule “values” (the quote states 10%, not 12%)"
+        in lacking_cells[reason]
+    )
+    assert "quote rule" not in lacking_cells[evidence]
+    verbatim_cells = _cells(page, "v1")
+    assert verbatim_cells[evidence] == "<blockquote>Water boils at 100 °C.</blockquote>"
+    assert "decided by rule: exact check “verbatim”" in verbatim_cells[reason]
+    # A reason's explanation stays with the reason, not in the evidence column.
+    dead = _cells(page, "r3")
+    assert "the origin answered HTTP 404" in dead[reason]
+    assert "HTTP 404" not in dead[evidence] and "decided by rule" not in dead[reason]
+
+
+def test_html_report_summary_is_a_table_with_words_for_each_figure() -> None:
+    page = html_report(ROWS, summarize(ROWS, invalid_lines=2))
+    summary = page[page.index("<h2>Summary</h2>") : page.index("<h2>Labels</h2>")]
+    text = re.sub(r"<[^>]+>", " ", summary)
+    assert "<pre>" not in summary and "=" not in text  # no key=value block
+    figures = dict(
+        re.findall(r'<tr><th scope="row">([^<]+)</th><td class="figure">([^<]*)</td>', summary)
+    )
+    assert figures["Citation precision"] == "33.33% (1 of 3)"
+    assert figures["Reachable precision"] == "50.00% (1 of 2)"
+    assert figures["Labels"] == "supported 1 · contradicted 1 · not_found 0 · unreachable 1"
+    assert figures["Reasons"] == "http_404 1"
+    assert figures["Invalid input lines"] == "2"
+    assert figures["Judge failed"] == "0"
+    assert figures["Unique URLs"] == "3"
+    assert figures["Crawling API credits"] == "1.5"
+    # Each figure also says what it means.
+    assert summary.count('<td class="meaning">') == len(figures)

@@ -8,7 +8,7 @@ import time
 from datetime import datetime
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, NoReturn
 
 import typer
 from pydantic import TypeAdapter
@@ -28,7 +28,12 @@ from citation_verifier.batch.checkpoint import Checkpoint
 from citation_verifier.batch.engine import BatchOutcome, LocalRunner, Runner, run_batch
 from citation_verifier.batch.files import write_atomically
 from citation_verifier.batch.html_report import html_report
-from citation_verifier.batch.records import STDIN, read_input, with_archive_options
+from citation_verifier.batch.records import (
+    STDIN,
+    BatchInput,
+    read_input,
+    with_archive_options,
+)
 from citation_verifier.batch.reports import write_errors, write_report, write_statements
 from citation_verifier.batch.summary import summary_lines
 from citation_verifier.errors import CitationVerifierError, InputError
@@ -122,7 +127,7 @@ def _runner(engine: Engine, settings: Settings) -> Runner:
 
 
 async def _score(
-    input_path: Path,
+    batch: BatchInput,
     checkpoint: Checkpoint,
     settings: Settings,
     *,
@@ -130,17 +135,15 @@ async def _score(
     resume: bool,
     concurrency: int,
     progress: Progress | None,
-    cited_at: datetime | None = None,
-    compare_archive: bool = False,
 ) -> BatchOutcome:
-    batch = await asyncio.to_thread(read_input, input_path, settings)
-    batch = with_archive_options(batch, cited_at, compare_archive)
     runner = _runner(engine, settings)
     task_id = None
 
     def started(done: int, total: int) -> None:
         nonlocal task_id
-        if progress is not None:
+        # Nothing left to score (every citation reused, or none at all): no bar to draw.
+        if progress is not None and done < total:
+            progress.start()
             task_id = progress.add_task(
                 "citations", total=total, completed=done, reused=done, since=time.monotonic()
             )
@@ -162,6 +165,24 @@ async def _score(
         )
     finally:
         await runner.aclose()
+
+
+def _no_valid_line(
+    input_path: Path, batch: BatchInput, errors_path: Path, checkpoint: Checkpoint
+) -> NoReturn:
+    """Fail for an input without one valid record: the error, and the invalid lines in the
+    errors file; no report (an earlier one is left as it was), no summary of zeros, and the
+    checkpoint untouched so that a ``--resume`` after fixing the input loses nothing."""
+    if checkpoint.path.is_file() and checkpoint.path.stat().st_size:
+        print_note(f"note: the earlier run's checkpoint {checkpoint.path} is left as it was")
+    if not batch.errors:
+        raise fail(f"no record in {input_path}: the input is empty", ExitCode.INPUT)
+    write_errors(errors_path, batch.errors)
+    raise fail(
+        f"no valid line in {input_path}: {len(batch.errors)} invalid line(s), "
+        f"listed in {errors_path}",
+        ExitCode.INPUT,
+    )
 
 
 def batch(
@@ -231,12 +252,22 @@ def batch(
     outputs = [(out, "--out"), (store.path, "--checkpoint"), (errors_path, "--errors")]
     for path, option in [*outputs, *([(html, "--html")] if html is not None else [])]:
         _check_writable(path, option)
+    try:
+        work = with_archive_options(read_input(input_path, settings), when, compare_archive)
+    except KeyboardInterrupt:
+        print_note("interrupted while reading the input: nothing was scored")
+        raise typer.Exit(int(ExitCode.INTERRUPTED)) from None
+    except InputError as error:
+        raise fail(str(error), ExitCode.INPUT) from None
+    if not work.records:
+        _no_valid_line(input_path, work, errors_path, store)
     if not resume and store.path.is_file() and store.path.stat().st_size:
         print_note(f"note: starting over; the earlier run's checkpoint {store.path} is replaced")
     if resume and not store.path.is_file():
         print_note(f"note: --resume: no checkpoint at {store.path}; scoring every citation")
     progress = None
     if not quiet:
+        # Started by the first citation to score: none, no bar.
         progress = Progress(
             TextColumn("[progress.description]{task.description}"),
             BarColumn(),
@@ -247,20 +278,16 @@ def batch(
             transient=False,
         )
     try:
-        if progress is not None:
-            progress.start()
         try:
             outcome = asyncio.run(
                 _score(
-                    input_path,
+                    work,
                     store,
                     settings,
                     engine=engine,
                     resume=resume,
                     concurrency=concurrency,
                     progress=progress,
-                    cited_at=when,
-                    compare_archive=compare_archive,
                 )
             )
         finally:
@@ -272,15 +299,10 @@ def batch(
             "rerun with --resume to continue"
         )
         raise typer.Exit(int(ExitCode.INTERRUPTED)) from None
-    except InputError as error:
-        raise fail(str(error), ExitCode.INPUT) from None
     except CitationVerifierError as error:
         print_error(str(error))
         print_note(f"finished citations are kept in {store.path}; fix it and rerun with --resume")
         raise typer.Exit(int(ExitCode.CONFIG)) from None
-    if not outcome.rows and not outcome.answers and not outcome.errors:
-        store.path.unlink(missing_ok=True)  # nothing was finished
-        raise fail(f"no record in {input_path}: the input is empty", ExitCode.INPUT)
     write_report(out, outcome.rows, outcome.summary, fmt.value, outcome.answers)
     statements_path = _sidecar(out, ".statements.csv")
     if outcome.answers:
@@ -315,12 +337,6 @@ def batch(
             "precision; fix the judge (or configure one that reads the language) and rerun with "
             "--resume to judge only those again",
             ExitCode.JUDGE,
-        )
-    if not outcome.rows and outcome.errors:
-        raise fail(
-            f"no valid line in {input_path}: {len(outcome.errors)} invalid line(s), "
-            f"listed in {errors_path}",
-            ExitCode.INPUT,
         )
 
 

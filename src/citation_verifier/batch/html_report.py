@@ -1,6 +1,11 @@
 """The HTML report: summary, a bar chart of labels, contradicted citations first, and each
 citation's evidence. One self-contained file: inline CSS and SVG, no scripts, no external
-assets; every page-derived string is escaped."""
+assets; every page-derived string is escaped.
+
+What a reader sees is worded for a reader: the summary is a table with a name and a meaning for
+each figure, the evidence column holds the page's quote only (a rule that decided a verdict is
+named as one, beside the reason), and an answer's statements are numbered from 1 as
+``check-answer`` numbers them."""
 
 from __future__ import annotations
 
@@ -9,8 +14,11 @@ from collections.abc import Sequence
 from html import escape
 
 from citation_verifier.batch.checkpoint import ResultRow
-from citation_verifier.batch.summary import AnswerRow, Summary, summary_lines
+from citation_verifier.batch.reports import statement_number
+from citation_verifier.batch.summary import AnswerRow, Summary
+from citation_verifier.judge.base import exact_check_rule
 from citation_verifier.models import Label
+from citation_verifier.quote_rules import RULE_DETAIL, rule_of
 
 # Contradictions first (one confirmed contradiction can reveal what precision hides).
 _ORDER = {Label.CONTRADICTED: 0, Label.SUPPORTED: 1, Label.NOT_FOUND: 2, Label.UNREACHABLE: 3}
@@ -27,7 +35,12 @@ th,td{border:1px solid #ddd;padding:.35rem .5rem;vertical-align:top;text-align:l
 th{background:#f4f4f4}
 .label{font-weight:600}
 blockquote{margin:0;padding-left:.6rem;border-left:3px solid #ccc}
-pre{background:#f7f7f7;padding:.6rem}
+table.summary{width:auto;max-width:60rem;margin-bottom:1rem}
+table.summary th{min-width:9rem}
+table.summary td.figure{min-width:12rem;font-variant-numeric:tabular-nums}
+table.summary td.meaning{min-width:18rem}
+.meaning,.none,.rule{color:#555}
+.rule{display:block;margin-top:.3rem;font-size:.85rem}
 td.url{width:28%;min-width:16rem;overflow-wrap:anywhere}
 """
 # The URL column keeps a readable width (break-all let the table squeeze it to a few characters
@@ -65,10 +78,41 @@ def _bar_chart(summary: Summary) -> str:
 
 
 def _evidence(row: ResultRow) -> str:
+    """The page's own words, and nothing else: an explanation is no evidence."""
+    quote = row.verdict.evidence_quote
+    if quote:
+        return f"<blockquote>{escape(quote)}</blockquote>"
+    return '<span class="none">no quote</span>'
+
+
+def rule_words(detail: str | None) -> str | None:
+    """``decided by rule: …`` for a ``detail`` that names the exact check or quote rule that
+    decided the verdict (an internal name, so labelled as a rule); None for any other detail."""
+    quote_rule = rule_of(detail)
+    if quote_rule is not None and detail is not None:
+        why = detail.removeprefix(RULE_DETAIL).partition(":")[2].strip()
+        return f"decided by rule: quote rule “{quote_rule}”" + (f" ({why})" if why else "")
+    check = exact_check_rule(detail)
+    return None if check is None else f"decided by rule: exact check “{check}”"
+
+
+def _reason(row: ResultRow) -> str:
+    """The reason, what it means (the verdict's explanation or the wall in words) and, apart
+    and labelled, the rule that decided the verdict."""
     verdict = row.verdict
-    if verdict.evidence_quote:
-        return f"<blockquote>{escape(verdict.evidence_quote)}</blockquote>"
-    return escape(verdict.detail or "")
+    parts = [escape(verdict.reason or ""), _could_not_read(verdict.could_not_read)]
+    rule = rule_words(verdict.detail)
+    if verdict.detail and rule is None:
+        parts.append(f'<br><span class="meaning">{escape(verdict.detail)}</span>')
+    if rule is not None:
+        parts.append(f'<span class="rule">{escape(rule)}</span>')
+    return "".join(parts)
+
+
+def citation_name(row: ResultRow) -> str:
+    """The record id, and for an answer's citation its statement number: ``a1 · statement 2``."""
+    number = statement_number(row.statement)
+    return row.id if number is None else f"{row.id} · statement {number}"
 
 
 def _could_not_read(words: str | None) -> str:
@@ -85,10 +129,10 @@ def _row(row: ResultRow) -> str:
     )
     colour = _COLOURS[verdict.label]
     return (
-        f"<tr><td>{escape(row.id)}</td><td>{escape(row.claim)}</td>"
+        f"<tr><td>{escape(citation_name(row))}</td><td>{escape(row.claim)}</td>"
         f'<td class="url">{breakable_url(verdict.url)}{final}</td>'
         f'<td class="label" style="color:{colour}">{verdict.label.value}</td>'
-        f"<td>{escape(verdict.reason or '')}{_could_not_read(verdict.could_not_read)}</td>"
+        f"<td>{_reason(row)}</td>"
         f"<td>{'' if verdict.original_status is None else verdict.original_status}</td>"
         f"<td>{verdict.confidence:.2f}</td><td>{_evidence(row)}</td></tr>"
     )
@@ -102,9 +146,9 @@ def _answers(answers: Sequence[AnswerRow]) -> str:
     for answer in answers:
         precision = answer.result.citation_precision
         shown = "n/a" if precision is None else f"{precision:.4f}"
-        for position, statement in enumerate(answer.result.statements):
+        for number, statement in enumerate(answer.result.statements, start=1):
             rows.append(
-                f"<tr><td>{escape(answer.id)}</td><td>{position}</td>"
+                f"<tr><td>{escape(answer.id)}</td><td>{number}</td>"
                 f"<td>{escape(statement.text)}</td>"
                 f'<td class="label">{statement.overall.value}</td>'
                 f"<td>{escape('; '.join(statement.problems))}</td><td>{shown}</td></tr>"
@@ -117,6 +161,97 @@ def _answers(answers: Sequence[AnswerRow]) -> str:
         "<h2>Answers</h2>\n<p>Every statement of every answer record, uncited ones included.</p>\n"
         f"<table><thead><tr>{head}</tr></thead><tbody>\n" + "\n".join(rows) + "\n</tbody></table>\n"
     )
+
+
+def _precision(value: float | None, supported: int, out_of: int) -> str:
+    if value is None:
+        return f"n/a ({supported} of {out_of})"
+    return f"{value:.2%} ({supported} of {out_of})"
+
+
+def _counts(counts: dict[str, int]) -> str:
+    """``supported 2 · not_found 3``, or ``none``: the names as the tables below spell them."""
+    return " · ".join(f"{name} {count}" for name, count in counts.items()) or "none"
+
+
+def summary_rows(summary: Summary) -> list[tuple[str, str, str]]:
+    """The summary as (figure, value, what it means) rows, in the printed summary's order."""
+    judged = summary.citations - summary.judge_failed
+    rows = [
+        (
+            "Citation precision",
+            _precision(summary.citation_precision, summary.supported, judged),
+            "supported citations out of all citations the judge did not fail on",
+        ),
+        (
+            "Reachable precision",
+            _precision(summary.reachable_precision, summary.supported, summary.reachable),
+            "supported citations out of those whose page could be read",
+        ),
+        ("Citations", str(summary.citations), "claim–URL pairs scored"),
+        ("Labels", _counts(summary.labels), "citations per label"),
+        ("Reasons", _counts(summary.reasons), "why a citation got its label, where one is given"),
+        ("Judges", _counts(summary.judges), "citations per judge that ran"),
+    ]
+    if summary.unreadable:
+        rows.append(
+            (
+                "Could not read",
+                _counts(summary.unreadable),
+                "pages behind a wall (unreachable: outside reachable precision)",
+            )
+        )
+    if summary.answers:
+        rows.append(
+            (
+                "Answers",
+                f"{summary.answers} ({sum(summary.statements.values())} statements: "
+                f"{_counts(summary.statements)})",
+                "answer records (their citations are counted above) and their statements",
+            )
+        )
+    if summary.archived or summary.changed_since_cited:
+        rows += [
+            (
+                "Judged on an archived copy",
+                f"{summary.archived} ({summary.archived_supported} supported)",
+                "dead pages judged on their Wayback Machine capture",
+            ),
+            (
+                "Changed since cited",
+                str(summary.changed_since_cited),
+                "pages judged differently on their capture from the citation date",
+            ),
+            (
+                "Citation precision without the archive",
+                _precision(
+                    summary.citation_precision_without_archive,
+                    summary.supported - summary.archived_supported,
+                    judged,
+                ),
+                "as if every archive rescue were the dead citation it was",
+            ),
+        ]
+    rows += [
+        (
+            "Judge failed",
+            str(summary.judge_failed),
+            "citations the judge could not judge: not results, left out of both precisions",
+        ),
+        ("Invalid input lines", str(summary.invalid_lines), "skipped, listed in the errors file"),
+        ("Unique URLs", str(summary.unique_urls), "pages loaded, each once"),
+        ("Crawling API credits", f"{summary.credits:g}", "spent by this batch"),
+    ]
+    return rows
+
+
+def _summary_table(summary: Summary) -> str:
+    body = "\n".join(
+        f'<tr><th scope="row">{escape(name)}</th><td class="figure">{escape(value)}</td>'
+        f'<td class="meaning">{escape(meaning)}</td></tr>'
+        for name, value, meaning in summary_rows(summary)
+    )
+    return f'<table class="summary"><tbody>\n{body}\n</tbody></table>'
 
 
 def html_report(
@@ -132,14 +267,13 @@ def html_report(
         for name in ("id", "claim", "url", "label", "reason", "status", "confidence", "evidence")
     )
     body = "\n".join(_row(row) for _, row in ordered)
-    lines = escape("\n".join(summary_lines(summary)))
     return (
         '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
         f"<title>{escape(title)}</title><style>{_STYLE}</style></head><body>\n"
-        f"<h1>{escape(title)}</h1>\n<h2>Summary</h2>\n<pre>{lines}</pre>\n"
+        f"<h1>{escape(title)}</h1>\n<h2>Summary</h2>\n{_summary_table(summary)}\n"
         f"<h2>Labels</h2>\n{_bar_chart(summary)}\n"
         f"<h2>Citations</h2>\n<p>Contradicted citations first, then supported, not found and "
-        f"unreachable; input order within each.</p>\n"
+        f"unreachable; input order within each. The evidence is the page's own words.</p>\n"
         f"<table><thead><tr>{head}</tr></thead><tbody>\n{body}\n</tbody></table>\n"
         f"{_answers(answers)}"
         "</body></html>\n"

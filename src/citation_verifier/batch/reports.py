@@ -37,12 +37,19 @@ LEADING_COLUMNS = (
 )
 
 
+def statement_number(position: int | None) -> int | None:
+    """The number a reader sees for the statement at ``position`` (counted from 0 inside the
+    batch: the checkpoint's keys): counted from 1, as ``check-answer`` and the web page number
+    them; None for a claim record."""
+    return None if position is None else position + 1
+
+
 def flat_row(row: ResultRow) -> dict[str, Any]:
-    """The citation as one flat mapping: id, statement (answers only), claim, then every
-    verdict field."""
+    """The citation as one flat mapping: id, statement number (answers only, from 1), claim,
+    then every verdict field."""
     return {
         "id": row.id,
-        "statement": row.statement,
+        "statement": statement_number(row.statement),
         "claim": row.claim,
         **row.verdict.model_dump(mode="json"),
     }
@@ -106,18 +113,18 @@ STATEMENT_COLUMNS = (
 
 
 def statements_csv_text(answers: Sequence[AnswerRow]) -> str:
-    """One row per statement of every answer record (uncited ones included), with the
-    answer's citation precision on each of its rows."""
+    """One row per statement of every answer record (uncited ones included, numbered from 1),
+    with the answer's citation precision on each of its rows."""
     buffer = io.StringIO()
     writer = csv.writer(buffer)
     writer.writerow(STATEMENT_COLUMNS)
     for answer in answers:
         precision = answer.result.citation_precision
-        for position, statement in enumerate(answer.result.statements):
+        for number, statement in enumerate(answer.result.statements, start=1):
             writer.writerow(
                 [
                     _cell(answer.id),
-                    position,
+                    number,
                     _cell(statement.text),
                     _cell(statement.claim),
                     statement.overall.value,
