@@ -4,10 +4,19 @@ or, with ``--http``, over the streamable HTTP transport."""
 from __future__ import annotations
 
 import contextlib
+import signal
 import sys
 from typing import Annotated
 
 import typer
+
+TYPED_IN_A_TERMINAL = (
+    "citation-verifier mcp is waiting for an MCP client on standard input: it is meant to be "
+    "started by one, not typed. Give your client (Claude Desktop, Cursor, VS Code) the command "
+    '"citation-verifier" with the argument "mcp" (README: MCP server), or run '
+    "citation-verifier mcp --http to serve it over HTTP. Ctrl-C quits."
+)
+"""What ``mcp`` on stdio says when standard input is a terminal."""
 
 
 def mcp(
@@ -31,7 +40,7 @@ def mcp(
     from citation_verifier.redaction import Redactor
     from citation_verifier.service.command import log_json_lines
     from citation_verifier.service.server import bind, url_of
-    from citation_verifier.terminal import ExitCode, fail, load_settings
+    from citation_verifier.terminal import ExitCode, fail, load_settings, print_note
 
     settings = load_settings()
     # Logs go to standard error: on stdio, standard output carries the protocol and nothing
@@ -41,8 +50,18 @@ def mcp(
     if not http:
         from citation_verifier.mcp_server.stdin import mark_invalid_stdin
 
-        mark_invalid_stdin()
-        # Ctrl-C in a terminal is a normal way to stop a server, as it is for `serve`.
+        if sys.stdin.isatty():  # typed by a person: silence would look like a hang
+            print_note(TYPED_IN_A_TERMINAL)
+        marked = mark_invalid_stdin()
+
+        def end_input(signum: int, frame: object) -> None:
+            # Ctrl-C in a terminal is a normal way to stop a server, as it is for `serve`:
+            # end of input ends the transport as a client leaving does (a thread blocked
+            # reading a terminal cannot be interrupted). A second Ctrl-C interrupts.
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+            marked.end()
+
+        signal.signal(signal.SIGINT, end_input)
         with contextlib.suppress(KeyboardInterrupt):
             anyio.run(server.run_stdio_async)
         return
