@@ -248,6 +248,26 @@ def test_verify_on_an_unread_language_says_not_judged_with_its_own_exit_code(
     assert "error" not in result.stderr
 
 
+def test_batch_on_an_unread_language_says_not_judged_with_its_own_exit_code(
+    serve: Callable[[dict[str, Route]], LoopbackSite],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
+    site = serve({"/voda": Page(RUSSIAN_ARTICLE)})
+    monkeypatch.setenv("ALLOW_PRIVATE_URLS", "true")
+    monkeypatch.setenv("AUDIT_ENABLED", "false")
+    monkeypatch.setenv("LANGUAGE_JUDGE", "none")
+    inputs = tmp_path / "in.jsonl"
+    record = {"id": "1", "claim": "Луна сделана из сыра.", "urls": [site.url("/voda")]}
+    inputs.write_text(json.dumps(record, ensure_ascii=False) + "\n", encoding="utf-8")
+    out = tmp_path / "out.csv"
+    result = CliRunner().invoke(app, ["batch", str(inputs), "-o", str(out), "--quiet"])
+    assert result.exit_code == ExitCode.NOT_JUDGED, result.output
+    assert "not judged: 1 citation(s) in a language no judge here reads" in result.stderr
+    assert "error" not in result.stderr
+    assert "unsupported_language" in out.read_text(encoding="utf-8")
+
+
 def test_eval_counts_rows_no_judge_reads_and_never_scores_them(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

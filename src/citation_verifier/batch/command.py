@@ -38,7 +38,7 @@ from citation_verifier.batch.reports import write_errors, write_report, write_st
 from citation_verifier.batch.summary import summary_lines
 from citation_verifier.errors import CitationVerifierError, InputError
 from citation_verifier.judge.providers import judge_choice
-from citation_verifier.models import as_utc
+from citation_verifier.models import Reason, as_utc
 from citation_verifier.settings import Settings
 from citation_verifier.terminal import (
     CitedAtOption,
@@ -330,14 +330,21 @@ def batch(
     print_note(
         f"{files}  reused: {outcome.reused}  scored: {outcome.scored}  urls loaded: {outcome.jobs}"
     )
-    if outcome.summary.judge_failed:
+    unread = outcome.summary.reasons.get(Reason.UNSUPPORTED_LANGUAGE.value, 0)
+    if outcome.summary.judge_failed > unread:
         raise fail(
-            f"the judge failed on {outcome.summary.judge_failed} citation(s) (reason judge_error, "
-            "internal_error or unsupported_language in the report): they are left out of the "
-            "precision; fix the judge (or configure one that reads the language) and rerun with "
-            "--resume to judge only those again",
+            f"the judge failed on {outcome.summary.judge_failed - unread} citation(s) (reason "
+            "judge_error or internal_error in the report): they are left out of the precision; "
+            "fix the judge and rerun with --resume to judge only those again",
             ExitCode.JUDGE,
         )
+    if unread:
+        print_note(
+            f"not judged: {unread} citation(s) in a language no judge here reads (reason "
+            "unsupported_language in the report; its detail says what would read it): left out "
+            "of the precision; configure such a judge and rerun with --resume to judge only those"
+        )
+        raise typer.Exit(int(ExitCode.NOT_JUDGED))
 
 
 def register(app: typer.Typer) -> None:
