@@ -42,3 +42,35 @@ def test_serve_help_names_every_route() -> None:
     assert done.exit_code == 0
     for route in ("/verify", "/check-answer", "/health", "/ready", "/metrics"):
         assert route in done.stdout
+
+
+def test_readme_exit_code_table_lists_every_exit_code() -> None:
+    from citation_verifier.terminal import ExitCode
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    table = text.split("### Exit codes", 1)[1].split("\n\n", 2)[1]
+    listed = {int(code) for code in re.findall(r"^\| (\d+) \|", table, flags=re.MULTILINE)}
+    assert listed == {int(code) for code in ExitCode}
+
+
+def test_docs_give_a_configuration_error_the_exit_code_the_cli_uses() -> None:
+    from citation_verifier.terminal import ExitCode
+
+    said = re.compile(r"configuration error.{0,120}?\bexit(?:s| code| status)?\s+(\d+)", re.S)
+    for doc in DOCS:
+        for code in said.findall(doc.read_text(encoding="utf-8")):
+            assert int(code) == ExitCode.CONFIG, f"{doc.name}: a configuration error exits {code}"
+
+
+def test_readme_says_where_the_eval_data_comes_from() -> None:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    # `eval ../shared/...` works only from a clone beside the project's data folder: said, with
+    # the format of a file of one's own.
+    assert "beside a clone of this" in text
+    assert "`id`, `claim`, `label`" in text and "--split all" in text
+
+
+def test_readme_says_why_a_homepage_redirect_is_not_found_and_a_soft_404_unreachable() -> None:
+    text = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    assert "A homepage redirect is `not_found` (reason `redirected_to_homepage`), not" in text
+    assert "a soft 404 says the page itself is gone" in text

@@ -185,3 +185,9 @@ def test_compare_archive_without_cited_at_is_a_usage_error_naming_both_flags(
     done = CliRunner().invoke(app, args, input="A statement [1].\n\n[1] http://127.0.0.1:9/\n")
     assert done.exit_code == ExitCode.USAGE
     assert _lines(done.stderr)[-1].startswith("error: --compare-archive needs --cited-at DATE")
+
+
+def test_demo_says_first_which_judge_reads_the_pages() -> None:
+    done = CliRunner().invoke(app, ["demo"])
+    assert done.exit_code == 0, done.output
+    assert done.stderr.splitlines()[0].startswith("judge: checker (JUDGE_PROVIDER=checker)")

@@ -246,9 +246,12 @@ def doctor(
 @app.command()
 def demo() -> None:
     """Serve a demo site on 127.0.0.1 and verify the article's examples against it."""
+    from citation_verifier.demo.site import demo_settings
     from citation_verifier.demo.site import main as run_demo
+    from citation_verifier.judge.providers import judge_choice
 
     try:
+        print_note(f"{judge_choice(demo_settings())}; serving the demo site on 127.0.0.1")
         run_demo()
     except CitationVerifierError as error:
         raise fail(str(error), ExitCode.CONFIG) from None

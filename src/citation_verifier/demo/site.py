@@ -193,14 +193,11 @@ def example_answer(base_url: str) -> str:
     )
 
 
-async def run_demo(
-    settings: Settings | None = None,
-) -> tuple[list[VerifyResult], list[VerifyResult], AnswerResult]:
-    """Serve the demo site, verify every demo case against it through the real pipeline, and
-    check :func:`example_answer` as ``check-answer`` does."""
-    # The demo runs on the embedded defaults whatever keys the environment holds: its site is on
-    # 127.0.0.1, which a crawling API cannot reach, and it must cost nothing and need no network.
-    settings = settings or Settings(
+def demo_settings() -> Settings:
+    """The demo's settings: the embedded defaults whatever keys the environment holds. Its site
+    is on 127.0.0.1, which a crawling API cannot reach, and it must cost nothing and need no
+    network."""
+    return Settings(
         allow_private_urls=True,
         fetcher="direct",
         judge_provider="checker",
@@ -208,6 +205,14 @@ async def run_demo(
         crawlbase_token=None,
         crawlbase_js_token=None,
     )
+
+
+async def run_demo(
+    settings: Settings | None = None,
+) -> tuple[list[VerifyResult], list[VerifyResult], AnswerResult]:
+    """Serve the demo site, verify every demo case against it through the real pipeline, and
+    check :func:`example_answer` as ``check-answer`` does."""
+    settings = settings or demo_settings()
     with LoopbackSite(demo_routes()) as site, FakeArchive() as archive:
         # Its own Wayback Machine on loopback, holding a capture of one page that died since.
         archive.add(site.url(GLACIER_PATH), GLACIER_CAPTURED, GLACIER_HTML)
