@@ -117,13 +117,24 @@ def test_verify_labels_the_false_water_claim_contradicted(
     ("payload", "message"),
     [
         ({"claim": "   ", "urls": ["https://example.com/a"]}, "claim: claim must not be blank"),
-        ({"claim": "c", "urls": []}, "urls: List should have at least 1 item"),
+        ({"claim": "c", "urls": []}, "urls: empty; give at least one URL"),
         (
             {"claim": "c", "urls": ["ftp://example.com/a"]},
             "urls: not an http(s) URL: 'ftp://example.com/a'",
         ),
-        ({"claim": "c"}, "urls: Field required"),
-        ({"claim": "c", "urls": ["https://e.com/"], "x": 1}, "x: Extra inputs"),
+        ({"claim": "c"}, "urls: missing; give the http(s) URLs cited for the claim, as a list"),
+        ({"claim": "c", "urls": ["https://e.com/"], "x": 1}, "x: unknown field"),
+        ({"claim": "", "urls": ["https://e.com/"]}, "claim: empty; give the claim to check"),
+        (
+            {"claim": "c", "urls": "https://e.com/"},
+            "urls: not a list; give the http(s) URLs cited for the claim, as a list",
+        ),
+        ({"claim": "c", "urls": [3]}, "urls.0: not text; give an http(s) URL"),
+        (
+            {"claim": "c", "urls": ["https://e.com/"], "cited_at": "soon"},
+            "cited_at: not a date (YYYY-MM-DD) or an ISO date-time",
+        ),
+        (["c"], "body: not an object; send a JSON object with the request's fields"),
         ({"claim": "c", "urls": ["https://e.com/"] * 4}, "urls: at most 3 URLs"),
         ({"claim": "c" * 101, "urls": ["https://e.com/"]}, "claim: at most 100 characters"),
     ],
@@ -143,6 +154,57 @@ def test_a_body_that_is_not_json_gets_422(service: BackgroundServer) -> None:
     )
     assert response.status_code == 422
     assert response.json()["detail"].startswith("invalid request:")
+
+
+@pytest.mark.parametrize("path", ["/verify", "/check-answer"])
+def test_malformed_json_is_named_by_line_and_column_not_as_a_field(
+    service: BackgroundServer, path: str
+) -> None:
+    body = b'{"claim": "c",\n "urls": [}'
+    headers = {"content-type": "application/json"}
+    response = httpx.post(service.url + path, content=body, headers=headers)
+    assert response.status_code == 422
+    problem = "not valid JSON (line 2, column 11: Expecting value)"
+    assert response.json() == {
+        "detail": f"invalid request: the body is {problem}",
+        "errors": [{"field": "body", "message": problem}],
+    }
+
+
+@pytest.mark.parametrize("path", ["/verify", "/check-answer"])
+@pytest.mark.parametrize(
+    ("content_type", "sent"),
+    [
+        ("text/plain", "the body was sent as 'text/plain'"),
+        ("application/x-www-form-urlencoded", "'application/x-www-form-urlencoded'"),
+        (None, "no Content-Type"),
+    ],
+)
+def test_a_body_not_sent_as_json_gets_415_naming_the_header_to_send(
+    service: BackgroundServer, path: str, content_type: str | None, sent: str
+) -> None:
+    # Valid JSON all the same: the media type is what is refused, and said so.
+    body = json.dumps({"claim": "c", "answer": "a", "urls": ["https://e.com/"]}).encode()
+    headers = {} if content_type is None else {"content-type": content_type}
+    response = httpx.post(service.url + path, content=body, headers=headers)
+    assert response.status_code == 415
+    detail = response.json()["detail"]
+    assert set(response.json()) == {"detail"}
+    assert sent in detail and "Content-Type: application/json" in detail
+    assert "dictionary" not in detail
+
+
+def test_a_json_media_type_with_parameters_or_a_suffix_is_read_as_json(
+    service: BackgroundServer,
+) -> None:
+    for content_type in ("application/json; charset=utf-8", "application/problem+json"):
+        response = httpx.post(
+            service.url + "/verify",
+            content=b'{"claim": ""}',
+            headers={"content-type": content_type},
+        )
+        assert response.status_code == 422, content_type
+        assert "claim: empty; give the claim to check" in response.json()["detail"]
 
 
 def test_a_body_over_the_limit_gets_413(start: Callable[[Settings], BackgroundServer]) -> None:

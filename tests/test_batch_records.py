@@ -94,3 +94,20 @@ def test_a_corrupt_gzip_is_an_input_error(tmp_path: Path) -> None:
     path.write_bytes(b"\x1f\x8b\x08\x00 not really gzip")
     with pytest.raises(InputError, match="cannot read"):
         read_input(path)
+
+
+def test_record_errors_say_what_is_wrong_and_what_to_give_in_our_words(tmp_path: Path) -> None:
+    lines = [
+        json.dumps({"id": "a", "claim": "", "urls": []}),
+        json.dumps({"id": "b", "claim": "C", "urls": "https://a.example/"}),
+        json.dumps({"id": "c", "claim": "C", "urls": [3], "cited_at": "soon"}),
+        json.dumps({"id": "d", "answer": "A [1] [2]", "citations": ["https://a.example/", 5]}),
+    ]
+    errors = [e.error for e in read_input(_write(tmp_path / "in.jsonl", lines)).errors]
+    assert errors == [
+        "claim: empty; give the claim to check; urls: empty; give at least one URL",
+        "urls: not a list; give the http(s) URLs cited for the claim, as a list",
+        "urls.0: not text; give an http(s) URL; "
+        "cited_at: not a date (YYYY-MM-DD) or an ISO date-time",
+        "citations: [2] is neither a URL nor an object with a url",
+    ]

@@ -91,6 +91,12 @@ def test_blank_claim_is_a_clear_error() -> None:
     assert "claim" in done.stderr and "Traceback" not in done.stderr
 
 
+def test_an_empty_claim_is_named_in_our_words_not_pydantics() -> None:
+    done = run("verify", "", "http://x/")
+    assert done.returncode == ExitCode.INPUT
+    assert done.stderr.strip() == "error: claim: empty; give the claim to check"
+
+
 def test_console_script_and_module_share_the_cli() -> None:
     script = os.path.join(os.path.dirname(sys.executable), "citation-verifier")
     done = subprocess.run([script, "--help"], capture_output=True, text=True, check=False)

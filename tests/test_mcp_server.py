@@ -226,6 +226,52 @@ async def test_bad_arguments_are_tool_errors_and_the_server_keeps_answering(
     assert transcript.errors == []
 
 
+async def test_every_bad_argument_gets_one_tidy_message_naming_it(tmp_path: Path) -> None:
+    # Refused by the SDK's check of the signature (missing, wrong type) or by ours (empty,
+    # not a URL): the same format, never pydantic's dump or its documentation URL.
+    transcript = Transcript()
+    urls = "give the http(s) URLs cited for the claim, as a list"
+    bad_calls: list[tuple[str, dict[str, Any], str]] = [
+        ("verify_claim", {"claim": WATER_100}, f"urls: missing; {urls}"),
+        (
+            "verify_claim",
+            {"claim": WATER_100, "urls": "https://e.com/"},
+            f"urls: not a list; {urls}",
+        ),
+        ("verify_claim", {"urls": ["https://e.com/"]}, "claim: missing; give the claim to check"),
+        ("verify_claim", {"claim": 5, "urls": ["https://e.com/"]}, "claim: not text"),
+        ("verify_claim", {"claim": "", "urls": ["https://e.com/"]}, "claim: empty"),
+        ("verify_claim", {"claim": WATER_100, "urls": []}, "urls: empty; give at least one URL"),
+        (
+            "verify_claim",
+            {"claim": WATER_100, "urls": [7]},
+            "urls.0: not text; give an http(s) URL",
+        ),
+        ("verify_claim", {"claim": WATER_100, "urls": ["x"]}, "urls: not an http(s) URL: 'x'"),
+        (
+            "verify_claim",
+            {"claim": WATER_100, "urls": ["https://e.com/"], "compare_archive": "maybe"},
+            "compare_archive: not true or false",
+        ),
+        ("check_answer", {}, "answer: missing; give the answer to check"),
+        (
+            "check_answer",
+            {"answer": "a [1]", "citations": "https://e.com/"},
+            "citations: not a list",
+        ),
+    ]
+    async with stdio_session(tmp_path / "stderr.log", transcript) as session:
+        for name, arguments, message in bad_calls:
+            result = await session.call_tool(name, arguments)
+            text = _text(result)
+            assert result.is_error, (name, arguments)
+            assert text.startswith(f"Error executing tool {name}: invalid arguments: "), text
+            assert message in text, text
+            assert "pydantic" not in text and "validation error" not in text, text
+            assert "Input should" not in text and "Field required" not in text, text
+    assert transcript.errors == []
+
+
 async def test_a_judge_configuration_error_is_a_tool_error_naming_the_variable(
     tmp_path: Path, site: LoopbackSite
 ) -> None:

@@ -1,6 +1,7 @@
 import pytest
 from pydantic import ValidationError
 
+from citation_verifier.errors import validation_message
 from citation_verifier.models import Label, Reason, UrlVerdict, VerifyRequest, http_reason
 
 
@@ -21,6 +22,34 @@ def test_request_requires_at_least_one_url() -> None:
 def test_request_rejects_malformed_urls(url: str) -> None:
     with pytest.raises(ValidationError):
         VerifyRequest(claim="x", urls=[url])
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"claim": "", "urls": ["https://e.com/"]}, "claim: empty; give the claim to check"),
+        ({"urls": ["https://e.com/"]}, "claim: missing; give the claim to check"),
+        ({"claim": 5, "urls": ["https://e.com/"]}, "claim: not text; give the claim to check"),
+        ({"claim": "c", "urls": []}, "urls: empty; give at least one URL"),
+        (
+            {"claim": "c", "urls": "https://e.com/"},
+            "urls: not a list; give the http(s) URLs cited for the claim, as a list",
+        ),
+        ({"claim": "c", "urls": [None]}, "urls.0: not text; give an http(s) URL"),
+        ({"claim": "c", "urls": ["https://e.com/"], "x": 1}, "x: unknown field"),
+        (
+            {"claim": "c", "urls": ["https://e.com/"], "compare_archive": "maybe"},
+            "compare_archive: not true or false",
+        ),
+        ({"claim": "c", "urls": ["ftp://e.com/"]}, "urls: not an http(s) URL: 'ftp://e.com/'"),
+    ],
+)
+def test_request_errors_read_in_our_words_not_pydantics(
+    fields: dict[str, object], message: str
+) -> None:
+    with pytest.raises(ValidationError) as caught:
+        VerifyRequest.model_validate(fields)
+    assert validation_message(caught.value, "input") == message
 
 
 def test_request_strips_claim_and_urls() -> None:

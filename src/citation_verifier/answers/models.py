@@ -70,6 +70,18 @@ class AnswerRequest(BaseModel):
     def _unicode_text(cls, value: object) -> object:
         return text_before(value)
 
+    @field_validator("citations", mode="before")
+    @classmethod
+    def _sources_or_objects(cls, value: object) -> object:
+        # Said once per entry here: the union's own errors name each type it tried ("str",
+        # "CitedSource"), which means nothing to the person who wrote the array.
+        if isinstance(value, list):
+            for number, item in enumerate(value, start=1):
+                has_url = isinstance(item, dict) and isinstance(item.get("url"), str)
+                if not (isinstance(item, str | CitedSource) or has_url):
+                    raise ValueError(f"[{number}] is neither a URL nor an object with a url")
+        return value
+
     @field_validator("cited_at")
     @classmethod
     def _cited_at_utc(cls, value: datetime | None) -> datetime | None:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Annotated, Any, TypeVar
 
 from mcp.server.mcpserver import Context, MCPServer
-from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp.server.mcpserver.tools import Tool
 from mcp.types import ToolAnnotations
 from pydantic import BaseModel, Field, ValidationError
@@ -84,6 +84,26 @@ def _refuse(problem: Problem) -> None:
 
 def _invalid(error: ValidationError) -> ToolError:
     return ToolError(f"invalid arguments: {validation_message(error, 'arguments')}")
+
+
+class _Tool(Tool):
+    """A tool whose arguments, when the SDK refuses them against the signature (one missing,
+    ``urls`` given as a string), are worded as our own checks word theirs: the SDK would
+    answer with pydantic's dump, its documentation URL included."""
+
+    async def run(
+        self, arguments: dict[str, Any], context: Any, convert_result: bool = False
+    ) -> Any:
+        """Run the tool as the SDK does; a refusal of its arguments in our words."""
+        try:
+            return await super().run(arguments, context, convert_result)
+        except ToolError as error:
+            # The SDK's own mark of a refusal: a deliberate ToolError caused by validation.
+            cause = error.__cause__
+            if isinstance(error, UnexpectedToolError) or not isinstance(cause, ValidationError):
+                raise
+            # The cause stays: the SDK logs a refusal by field names, never the values.
+            raise ToolError(f"Error executing tool {self.name}: {_invalid(cause)}") from cause
 
 
 async def _run(ctx: ToolContext, work: Callable[[Verifier], Awaitable[_T]]) -> _T:
@@ -187,7 +207,7 @@ async def check_answer(
 
 
 def _tool(fn: Callable[..., Any], description: str, output: type[BaseModel]) -> Tool:
-    tool = Tool.from_function(
+    tool = _Tool.from_function(
         fn,
         description=description,
         annotations=ToolAnnotations(read_only_hint=True, open_world_hint=True),

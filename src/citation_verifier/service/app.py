@@ -3,9 +3,11 @@
 :func:`create_app`; ``citation-verifier serve`` runs it under uvicorn.
 
 Status codes of ``/verify`` and ``/check-answer``: 200 with the verdicts; 401 without the
-service's API key (when ``SERVICE_API_KEY`` is set); 413 body too large; 422 invalid request
-(with a readable message); 429 too busy (with ``Retry-After``); 503 a configured backend is
-missing its key (the message names the variable, never its value).
+service's API key (when ``SERVICE_API_KEY`` is set); 413 body too large; 415 a body not sent
+with ``Content-Type: application/json``; 422 invalid request (with a readable message; a body
+that is not JSON is named with the line and column where it breaks); 429 too busy (with
+``Retry-After``); 503 a configured backend is missing its key (the message names the variable,
+never its value).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
-from fastapi import Body, FastAPI, Request
+from fastapi import Body, Depends, FastAPI, HTTPException, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -28,7 +30,7 @@ from citation_verifier import __version__
 from citation_verifier.answers.check import check_statements
 from citation_verifier.answers.models import AnswerRequest, AnswerResult
 from citation_verifier.answers.parse import parse_answer
-from citation_verifier.errors import ConfigurationError, error_text
+from citation_verifier.errors import ConfigurationError, plain_message
 from citation_verifier.models import VerifyRequest, VerifyResult
 from citation_verifier.retrieve import Embedder
 from citation_verifier.service.admission import Admission, Overloaded
@@ -170,6 +172,7 @@ ANSWER_RESPONSE: dict[str, Any] = {
 _SHARED_RESPONSES: dict[int | str, dict[str, Any]] = {
     401: {"model": ErrorBody, "description": "SERVICE_API_KEY is set; bearer missing."},
     413: {"model": ErrorBody, "description": "Body over SERVICE_MAX_BODY_BYTES."},
+    415: {"model": ErrorBody, "description": "Body not sent as Content-Type: application/json."},
     429: {"model": ErrorBody, "description": "Too busy; retry after Retry-After s."},
     503: {"model": ErrorBody, "description": "A configured backend lacks its key."},
 }
@@ -189,16 +192,56 @@ def _invalid(field: str, message: str) -> JSONResponse:
     return JSONResponse(body.model_dump(), 422)
 
 
+def _is_json(content_type: str | None) -> bool:
+    """Whether ``content_type`` is one FastAPI reads a body as JSON for: ``application/json``
+    or ``application/<anything>+json``, parameters (``charset``) aside."""
+    media = (content_type or "").split(";", 1)[0].strip().lower()
+    return media == "application/json" or (
+        media.startswith("application/") and media.endswith("+json")
+    )
+
+
+def _json_only(request: Request) -> None:
+    """The JSON routes' check of the body's media type: anything but JSON, and no
+    ``Content-Type`` at all, is 415 naming the header to send. FastAPI would leave such a
+    body unread and answer "Input should be a valid dictionary"; and a missing type is not
+    guessed as JSON: a web page can POST a body without one (no CORS preflight) to a service
+    on loopback."""
+    content_type = request.headers.get("content-type")
+    if not _is_json(content_type):
+        sent = f"the body was sent as {content_type[:100]!r}" if content_type else "no Content-Type"
+        raise HTTPException(
+            415, f"unsupported media type: {sent}; send JSON with Content-Type: application/json"
+        )
+
+
+def _not_json(item: Mapping[str, Any], document: object) -> str:
+    """What FastAPI's ``json_invalid`` error says of the body, in words: where it breaks (line
+    and column, as the CLI says of an answer file) and the parser's reason. The error's
+    location holds the offset, which is no field."""
+    position = item.get("loc", ())[-1]
+    reason = (item.get("ctx") or {}).get("error", "cannot be parsed")
+    if isinstance(document, str) and isinstance(position, int):
+        line = document.count("\n", 0, position) + 1
+        column = position - document.rfind("\n", 0, position)
+        return f"not valid JSON (line {line}, column {column}: {reason})"
+    return f"not valid JSON ({reason})"
+
+
+def _bad_body(problem: str) -> JSONResponse:
+    """422 for a body that cannot be read at all (not UTF-8, not JSON): the body is its field."""
+    body = ErrorBody(
+        detail=f"invalid request: the body is {problem}",
+        errors=[{"field": "body", "message": problem}],
+    )
+    return JSONResponse(body.model_dump(), 422)
+
+
 def _field_errors(error: RequestValidationError) -> list[dict[str, str]]:
     out = []
     for item in error.errors():
         loc = [str(part) for part in item.get("loc", ()) if part != "body"]
-        out.append(
-            {
-                "field": ".".join(loc) or "body",
-                "message": error_text(str(item.get("msg", "invalid"))),
-            }
-        )
+        out.append({"field": ".".join(loc) or "body", "message": plain_message(item)})
     return out
 
 
@@ -256,12 +299,16 @@ def create_app(
     async def http_error(request: Request, error: StarletteHTTPException) -> JSONResponse:
         if error.status_code == 400:  # FastAPI's "error parsing the body" (e.g. not UTF-8)
             # The same words as the CLI's and a batch line's: which byte, where.
-            problem = utf8_problem(await request.body()) or "not valid JSON"
-            return _error(422, f"invalid request: the body is {problem}")
+            return _bad_body(utf8_problem(await request.body()) or "not valid JSON")
         return _error(error.status_code, str(error.detail), error.headers)
 
     @app.exception_handler(RequestValidationError)
-    async def invalid_request(_: Request, error: RequestValidationError) -> JSONResponse:
+    async def invalid_request(request: Request, error: RequestValidationError) -> JSONResponse:
+        unparsed = [item for item in error.errors() if item.get("type") == "json_invalid"]
+        if unparsed:  # the body as a whole; bytes that are not UTF-8 named as above
+            return _bad_body(
+                utf8_problem(await request.body()) or _not_json(unparsed[0], error.body)
+            )
         errors = _field_errors(error)
         detail = "invalid request: " + "; ".join(f"{e['field']}: {e['message']}" for e in errors)
         body = ErrorBody(detail=detail, errors=errors)
@@ -328,6 +375,7 @@ def create_app(
     @app.post(
         "/verify",
         response_model=VerifyResult,
+        dependencies=[Depends(_json_only)],
         tags=["verification"],
         responses={
             200: {"content": {"application/json": {"example": WATER_RESPONSE}}},
@@ -359,6 +407,7 @@ def create_app(
     @app.post(
         "/check-answer",
         response_model=AnswerResult,
+        dependencies=[Depends(_json_only)],
         tags=["verification"],
         responses={
             200: {"content": {"application/json": {"example": ANSWER_RESPONSE}}},
