@@ -60,12 +60,31 @@ def test_verify_piped_prints_only_table_rows_on_stdout(serve: Serve) -> None:
     done = run("verify", CLAIM, site.url("/boil"), site.url("/gone"))
     assert done.returncode == 0, done.stderr
     rows = [line.split("\t") for line in done.stdout.splitlines()]
-    # Every line is a row of six cells, so `| cut -f2` gives the labels and nothing else.
+    # Every line is a row of seven cells, so `| cut -f2` gives the labels and nothing else.
     assert [row[1] for row in rows] == ["supported", "unreachable"]
-    assert all(len(row) == 6 for row in rows)
+    assert all(len(row) == 7 for row in rows)
     assert "Water boils at 100 degrees Celsius" in rows[0][5]
     assert "Overall: supported" in done.stderr
     assert f"Claim: {CLAIM}" in done.stderr
+
+
+TOLL_PAGE = (
+    "<html><head><title>Bridge</title></head><body><article><h1>The new bridge</h1><p>The new "
+    "bridge over the Elm river opened to traffic in March after four years of construction work. "
+    "Officials said that a toll of 3.50 euros per car might be charged in both directions from "
+    "next year, depending on a council vote.</p></article></body></html>"
+)
+
+
+def test_verify_table_shows_a_deciding_rule_as_a_rule_never_as_evidence(serve: Serve) -> None:
+    site = serve({"/toll": Page(TOLL_PAGE)})
+    claim = "A toll of 3.50 euros per car is charged in both directions."
+    done = run("verify", claim, site.url("/toll"), JUDGE_PROVIDER="checker")
+    assert done.returncode == 0, done.stderr
+    [row] = [line.split("\t") for line in done.stdout.splitlines()]
+    label, evidence, detail = row[1], row[5], row[6]
+    assert label == "not_found" and evidence == ""
+    assert detail == "decided by rule: exact check “certainty”"
 
 
 def test_verify_refuses_loopback_without_allow_private(serve: Serve) -> None:

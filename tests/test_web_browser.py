@@ -715,6 +715,28 @@ def test_a_card_says_we_could_not_read_a_page_behind_a_wall_in_words(
         assert problems == []
 
 
+def test_a_card_shows_a_deciding_rule_as_a_rule_not_as_its_internal_name(
+    serve: Callable[[Mapping[str, Route]], LoopbackSite],
+    embedder: MiniLMEmbedder,
+    browser: BrowserContext,
+) -> None:
+    from test_cli import TOLL_PAGE
+
+    site = serve({"/toll": SitePage(TOLL_PAGE)})
+    settings = Settings(allow_private_urls=True, fetch_timeout_s=5.0, judge_provider="checker")
+    claim = "A toll of 3.50 euros per car is charged in both directions."
+    with BackgroundServer(create_app(settings, embedder=embedder)) as service:
+        page = browser.new_page()
+        page.goto(service.url + "/")
+        _submit_with_keyboard(page, claim, [site.url("/toll")])
+        page.wait_for_selector("#results:not([hidden])", timeout=30_000)
+        card = page.locator("#citations > li").nth(0)
+        assert card.locator(".badge").inner_text() == "not found"
+        assert card.locator("p.detail").inner_text() == (
+            "Decided by rule: exact check “certainty”"
+        )
+
+
 def test_a_card_names_the_languages_and_why_a_pair_was_not_judged(
     serve: Callable[[Mapping[str, Route]], LoopbackSite],
     embedder: MiniLMEmbedder,

@@ -39,6 +39,7 @@ from citation_verifier.terminal import (
     settings_first,
     wall_lines,
 )
+from citation_verifier.verdict_words import detail_words
 
 app = typer.Typer(
     cls=PlainErrorsGroup,
@@ -106,11 +107,13 @@ def _print_table(result: VerifyResult) -> None:
             Text(c.reason or ""),
             Text("" if c.original_status is None else str(c.original_status)),
             Text(f"{c.confidence:.2f}"),
-            Text(c.evidence_quote or (c.detail or "")),
+            # The page's words only; why there are none is the detail, a rule labelled as one.
+            Text(c.evidence_quote or ""),
+            Text(detail_words(c.detail)),
         ]
         for c in result.citations
     ]
-    columns = ("URL", "label", "reason", "status", "confidence", "evidence")
+    columns = ("URL", "label", "reason", "status", "confidence", "evidence", "detail")
     print_table(columns, rows, show_lines=True)
     if any(c.attempts for c in result.citations):
         per_url = ", ".join(f"{c.credits:g}" for c in result.citations)

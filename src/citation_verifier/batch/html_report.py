@@ -16,9 +16,8 @@ from html import escape
 from citation_verifier.batch.checkpoint import ResultRow
 from citation_verifier.batch.reports import statement_number
 from citation_verifier.batch.summary import AnswerRow, Summary
-from citation_verifier.judge.base import exact_check_rule
 from citation_verifier.models import Label
-from citation_verifier.quote_rules import RULE_DETAIL, rule_of
+from citation_verifier.verdict_words import rule_words
 
 # Contradictions first (one confirmed contradiction can reveal what precision hides).
 _ORDER = {Label.CONTRADICTED: 0, Label.SUPPORTED: 1, Label.NOT_FOUND: 2, Label.UNREACHABLE: 3}
@@ -83,17 +82,6 @@ def _evidence(row: ResultRow) -> str:
     if quote:
         return f"<blockquote>{escape(quote)}</blockquote>"
     return '<span class="none">no quote</span>'
-
-
-def rule_words(detail: str | None) -> str | None:
-    """``decided by rule: …`` for a ``detail`` that names the exact check or quote rule that
-    decided the verdict (an internal name, so labelled as a rule); None for any other detail."""
-    quote_rule = rule_of(detail)
-    if quote_rule is not None and detail is not None:
-        why = detail.removeprefix(RULE_DETAIL).partition(":")[2].strip()
-        return f"decided by rule: quote rule “{quote_rule}”" + (f" ({why})" if why else "")
-    check = exact_check_rule(detail)
-    return None if check is None else f"decided by rule: exact check “{check}”"
 
 
 def _reason(row: ResultRow) -> str:

@@ -232,6 +232,18 @@
     return "claim in " + languageName(claim) + ", page in " + languageName(page);
   }
 
+  // A rule's detail ("exact check: certainty", "quote rule: values: …") is an internal name:
+  // labelled as the rule that decided, as the CLI and the batch report do (verdict_words.py).
+  function detailWords(detail) {
+    const quoteRule = /^quote rule: ([^:]+)(?::\s*([\s\S]+))?/.exec(detail);
+    if (quoteRule) {
+      return "Decided by rule: quote rule “" + quoteRule[1] + "”" +
+        (quoteRule[2] ? " (" + quoteRule[2] + ")" : "");
+    }
+    const check = /^exact check: ([^\s;,.]+)/.exec(detail);
+    return check ? "Decided by rule: exact check “" + check[1] + "”" : detail;
+  }
+
   function card(citation, index) {
     const item = el("li", "card card-" + citation.label);
     if (citation.changed_since_cited === true) item.classList.add("card-changed");
@@ -260,7 +272,7 @@
     item.appendChild(facts);
 
     if (citation.evidence_quote) item.appendChild(evidenceBlock(citation));
-    else if (citation.detail) item.appendChild(el("p", "detail", citation.detail));
+    else if (citation.detail) item.appendChild(el("p", "detail", detailWords(citation.detail)));
     if (citation.changed_since_cited === false) item.appendChild(unchangedLine(citation));
     if (citation.archive_lookup) {
       item.appendChild(el("p", "detail archive-lookup", "Archive: " + citation.archive_lookup));
