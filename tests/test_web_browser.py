@@ -732,9 +732,7 @@ def test_a_card_shows_a_deciding_rule_as_a_rule_not_as_its_internal_name(
         page.wait_for_selector("#results:not([hidden])", timeout=30_000)
         card = page.locator("#citations > li").nth(0)
         assert card.locator(".badge").inner_text() == "not found"
-        assert card.locator("p.detail").inner_text() == (
-            "Decided by rule: exact check “certainty”"
-        )
+        assert card.locator("p.detail").inner_text() == ("Decided by rule: exact check “certainty”")
 
 
 def test_a_card_names_the_languages_and_why_a_pair_was_not_judged(
