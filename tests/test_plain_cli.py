@@ -29,7 +29,7 @@ def _lines(text: str) -> list[str]:
         (["verify", "--bogus"], "error: No such option: --bogus", "verify"),
         (
             ["serve", "--port", "70000"],
-            "error: Invalid value for '--port': Input should be less than or equal to 65535",
+            "error: Invalid value for '--port': must be at most 65535",
             "serve",
         ),
         (["check-answer"], "error: Missing argument 'FILE'.", "check-answer"),
@@ -88,7 +88,7 @@ def test_a_bad_setting_is_named_before_anything_else(args: list[str]) -> None:
     done = CliRunner().invoke(app, args, env={"FETCH_TIMEOUT_S": "-1"})
     assert done.exit_code == ExitCode.CONFIG, done.output
     assert _lines(done.stderr) == [
-        "error: invalid settings: FETCH_TIMEOUT_S: Input should be greater than 0"
+        "error: invalid settings: FETCH_TIMEOUT_S: must be greater than 0"
     ]
 
 

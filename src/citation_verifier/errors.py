@@ -93,7 +93,10 @@ def _problem(kind: str, ctx: Mapping[str, Any]) -> str | None:
         words, key = _BOUNDS[kind]
         if key not in ctx:
             return None
-        return words.format(ctx[key]) if "{}" in words else f"{words} {ctx[key]}"
+        bound = ctx[key]
+        if isinstance(bound, float) and bound.is_integer():
+            bound = int(bound)  # "greater than 0", not "0.0"
+        return words.format(bound) if "{}" in words else f"{words} {bound}"
     if kind in ("literal_error", "enum") and "expected" in ctx:
         return f"must be one of {ctx['expected']}"
     return _WORDS.get(kind)

@@ -22,7 +22,7 @@ from rich.text import Text
 from typer.core import TyperCommand
 
 from citation_verifier.cli_help import PlainHelpCommand, PlainHelpGroup
-from citation_verifier.errors import error_text
+from citation_verifier.errors import plain_message
 from citation_verifier.models import FAILURES, Reason, UrlVerdict
 from citation_verifier.printable import printable, printable_text, safe_console
 from citation_verifier.settings import Settings
@@ -133,7 +133,7 @@ def settings_problems(error: ValidationError | SettingsError) -> str:
     problems = []
     for item in error.errors():
         name = str(item["loc"][0]).upper() if item["loc"] else "settings"
-        problems.append(f"{name}: {error_text(item['msg'])}")
+        problems.append(f"{name}: {plain_message(item)}")
     return "; ".join(problems)
 
 
@@ -160,7 +160,11 @@ def _usage_error(error: Exception) -> int:
     code = int(getattr(error, "exit_code", ExitCode.USAGE))
     if type(error).__name__ == "NoArgsIsHelpError":  # the help was printed already
         return code
-    print_error(str(getattr(error, "format_message", error.__str__)()))
+    message = str(getattr(error, "format_message", error.__str__)())
+    cause = error.__cause__
+    if isinstance(cause, ValidationError):  # Typer checks values with pydantic: our words
+        message = message.partition(": ")[0] + ": " + "; ".join(map(plain_message, cause.errors()))
+    print_error(message)
     ctx = getattr(error, "ctx", None)
     if ctx is not None:
         print_note(f"Try '{ctx.command_path} --help' for help.")
