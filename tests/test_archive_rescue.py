@@ -240,11 +240,12 @@ def test_verify_cli_reports_the_archived_copy_and_the_change(
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert f"Archived copy: {site.url('/gone')} was http_404 live; judged on the capture of " \
-        "2021-02-15 12:00 UTC" in done.stdout  # fmt: skip
+        "2021-02-15 12:00 UTC" in done.stderr  # fmt: skip
     assert f"Changed since cited: {site.url('/now')} is contradicted now and was supported in " \
-        "the capture of 2021-02-20" in done.stdout  # fmt: skip
+        "the capture of 2021-02-20" in done.stderr  # fmt: skip
     needs_date = run("verify", WATER_100, site.url("/now"), "--compare-archive")
-    assert needs_date.returncode == 4 and "compare_archive needs cited_at" in needs_date.stderr
+    assert needs_date.returncode == 2
+    assert "--compare-archive needs --cited-at DATE" in needs_date.stderr
 
 
 def test_check_answer_rescues_a_dead_citation(site: LoopbackSite, archive: FakeArchive) -> None:

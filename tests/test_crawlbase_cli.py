@@ -62,7 +62,7 @@ def test_cli_table_prints_the_credit_total(origin: LoopbackSite) -> None:
             app, ["verify", BOIL, origin.url("/articles/oceans")], env=_env(fake)
         )
     assert result.exit_code == 0, result.output
-    assert "Crawlbase credits: 3 (per citation: 3)" in result.stdout
+    assert "Crawlbase credits: 3 (per citation: 3)" in result.stderr  # piped: notes apart
 
 
 def test_cli_crawlbase_without_token_is_a_clear_error(origin: LoopbackSite) -> None:

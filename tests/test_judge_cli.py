@@ -95,7 +95,7 @@ def test_table_output_shows_judge_totals(site: LoopbackSite) -> None:
         result = run_cli(provider_env("openai", fake), CLAIM, site.url("/boiling"))
     assert result.exit_code == 0, result.output
     assert "supported" in result.stdout
-    assert f"Judge: 1 call(s), {USAGE_IN} input + {USAGE_OUT} output tokens" in result.stdout
+    assert f"Judge: 1 call(s), {USAGE_IN} input + {USAGE_OUT} output tokens" in result.stderr
 
 
 def test_invalid_output_ends_as_judge_error_reason(site: LoopbackSite) -> None:
