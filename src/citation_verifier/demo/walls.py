@@ -5,10 +5,12 @@ The wall pages are written from the public descriptions and screenshots of each 
 (Cloudflare's "Just a moment…" managed challenge and its ``cf-mitigated`` header, an Imperva
 iframe, an AWS WAF 202 challenge, DataDome and HUMAN captchas, a reCAPTCHA "verify you are
 human", Google's "Before you continue", an IAB TCF "We value your privacy" dialog, a login
-redirect, a LinkedIn-style authwall, a schema.org paywall, an age gate, a regional notice,
-429 and 451). The articles carry the features a careless detector would trip on: cookie banners
-in their markup, newsletter boxes, subscribe links, ``isAccessibleForFree: true``, a password
-form in a hidden modal, captcha widgets in a comment form, and texts *about* all of these.
+redirect, a LinkedIn-style authwall behind a redirect and a professional network's sign-up
+page served in place of the profile (200), a schema.org paywall, an age gate, a regional
+notice, 429 and 451). The articles carry the features a careless detector would trip on: cookie
+banners in their markup, newsletter boxes, a sign-up box with a password field, subscribe links,
+``isAccessibleForFree: true``, a password form in a hidden modal, captcha widgets in a comment
+form, and texts *about* all of these.
 """
 
 from __future__ import annotations
@@ -190,6 +192,16 @@ method="post"><input type="text" name="email" placeholder="Email or phone"><inpu
 type="password" name="password" placeholder="Password"><button>Agree &amp; Join</button></form>
 <p>Already on LinkedIn? <a href="/login">Sign in</a></p></section></main></body></html>"""
 
+# Served at the profile's own URL with 200, no redirect: the join form is all there is.
+_SIGNUP_WALL = """<!doctype html><html><head><title>Jane Doe | Alpine Network</title></head>
+<body><header><a href="/">Alpine Network</a><a href="/login">Sign in</a></header><main><section>
+<h1>Join Alpine Network</h1><p>Make the most of your professional life</p>
+<form class="join-form" action="/signup" method="post"><label>Email <input type="email"
+name="email"></label><label>Password (6+ characters) <input type="password" name="password">
+</label><p>By clicking Agree &amp; Join, you agree to the Alpine Network User Agreement, Privacy
+Policy and Cookie Policy.</p><button type="submit">Agree &amp; Join</button></form>
+<p>Already on Alpine Network? <a href="/login">Sign in</a></p></section></main></body></html>"""
+
 _PAYWALL_TEASER = _article(
     "The boiling point of water, explained",
     '<p class="lede">Why does pasta take longer to cook in the mountains? Our science desk '
@@ -298,6 +310,12 @@ WALL_CASES: tuple[WallCase, ...] = (
         {"/authwall": Page(_AUTHWALL)},
     ),
     WallCase(
+        "/pro/jane-doe",
+        "professional network's sign-up authwall (200)",
+        Page(_SIGNUP_WALL),
+        "login_required",
+    ),
+    WallCase(
         "/paywalled",
         "paywall teaser (isAccessibleForFree false)",
         Page(_PAYWALL_TEASER),
@@ -348,6 +366,22 @@ ARTICLES: dict[str, str] = {
         after='<aside class="newsletter"><h3>Get our newsletter</h3><p>Subscribe to the '
         'weekly science digest.</p><form><input type="email"><button>Subscribe</button>'
         "</form></aside>",
+    ),
+    "/a/signup-box": _article(
+        "Boiling point",
+        _BOIL,
+        after='<aside class="join"><h3>Join Example Daily</h3><p>Create a free account to save '
+        'articles.</p><form action="/join"><input type="email"><input type="password"><button>'
+        "Agree &amp; Join</button></form><p>Already a member? <a href='/login'>Sign in</a></p>"
+        "</aside>",
+    ),
+    "/a/about-signing-up": _article(
+        "Why professional networks ask you to join",
+        _about(
+            "Open a profile on a professional network without an account and you may get a "
+            "page that says 'Join now', asks for an email and a password, and offers 'Agree & "
+            "Join' with 'Already on the network? Sign in' below. Signing up is free."
+        ),
     ),
     "/a/subscribe-link": _article(
         "The boiling point of water",

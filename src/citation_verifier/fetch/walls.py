@@ -152,6 +152,13 @@ _LOGIN_TEXT = _rx(
     r"\byou (?:must|need to) (?:be )?(?:sign(?:ed)? in|log(?:ged)? ?in)",
     r"\bplease (?:sign|log) ?in\b",
     r"\bforgot (?:your )?password\b",
+    # A professional network's sign-up authwall (LinkedIn's "Agree & Join", "Already on
+    # LinkedIn? Sign in"): a join form is the wall when nothing else is on the page.
+    r"\bagree (?:&|and) join\b",
+    r"\balready (?:on|a member(?: of)?|have an account(?: on| with)?) [^?.!\n]{0,60}\? *"
+    r"(?:sign|log) ?in\b",
+    r"\b(?:sign up|join|register|create (?:an|your) (?:free )?account) (?:now |free )?to "
+    r"(?:view|see|continue|read)\b",
 )
 # --- paywalls ----------------------------------------------------------------------------------
 _FREE_FALSE_JSON = re.compile(r"\"isAccessibleForFree\"\s*:\s*(?:false|\"false\")", re.I)
@@ -314,20 +321,45 @@ def _consent(page: _Page) -> Wall | None:
 def _login(page: _Page) -> Wall | None:
     seen = page.seen
     final_path = urlsplit(seen.final_url).path
-    moved = urlsplit(seen.requested_url).path != final_path
     form = _PASSWORD_INPUT.search(seen.html)
     phrase = _LOGIN_TEXT.search(seen.text)
     found = (["a password form"] if form else []) + (
         [f"text {phrase.group(0)!r}"] if phrase else []
     )
-    if moved and _LOGIN_PATH.search(final_path):  # sent to a login page: that is the wall
+    if _sent_to_login(urlsplit(seen.requested_url).path, final_path):
         return Wall(Reason.LOGIN_REQUIRED, (f"redirected to {final_path}", *found))
     if seen.status == 401 and ("www-authenticate" in page.headers or found):
         auth = ["header WWW-Authenticate"] if "www-authenticate" in page.headers else []
         return Wall(Reason.LOGIN_REQUIRED, ("HTTP 401", *auth, *found))
     if form and phrase and page.nearly_all:
         return Wall(Reason.LOGIN_REQUIRED, tuple(found))
+    # Without markup (a crawling API's Markdown) the form is gone: two of the wall's own
+    # phrases ("Agree & Join", "Already on ...? Sign in") must do.
+    phrases = _phrases(_LOGIN_TEXT, seen.text) if not seen.html else []
+    if len(phrases) >= 2 and page.nearly_all:
+        return Wall(Reason.LOGIN_REQUIRED, tuple(f"text {p!r}" for p in phrases[:2]))
     return None
+
+
+def _sent_to_login(requested_path: str, final_path: str) -> bool:
+    """A redirect led to a login page the requested URL did not already name: ``/members/x``
+    to ``/account/login`` is a wall; ``/docs/auth`` to ``/docs/auth/`` (a trailing slash
+    added) or ``/login`` to ``/login/`` is the page itself, read like any other."""
+    if requested_path == final_path:
+        return False
+    login = _LOGIN_PATH.search(final_path)
+    if login is None:
+        return False
+    named = _segments(login.group(0))
+    asked = _segments(requested_path)
+    return not any(
+        asked[start : start + len(named)] == named for start in range(len(asked) - len(named) + 1)
+    )
+
+
+def _segments(path: str) -> list[str]:
+    """A path's segments, lower case, without a file extension (``/Login.php`` → ``login``)."""
+    return [re.sub(r"\.\w+$", "", part).lower() for part in path.split("/") if part]
 
 
 def _age(page: _Page) -> Wall | None:
