@@ -425,7 +425,8 @@ class UrlVerdict(BaseModel):
     retry_after_s: float | None = Field(
         default=None,
         description="rate_limited: the Retry-After the site asked for, in seconds, when it was "
-        "too long to wait for within the request.",
+        "too long to wait for within the request; at most 86400 (a day: a date years ahead is "
+        "reported as a day), null when the site gave no usable value (inf, nan, 1e400).",
     )
     changed_since_cited: bool | None = Field(
         default=None,

@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 
 from citation_verifier.errors import ConfigurationError
-from citation_verifier.net.retry_after import retry_after_s
+from citation_verifier.net.retry_after import retry_after_ms_s, retry_after_s
 from citation_verifier.redaction import Redactor
 
 
@@ -69,12 +69,9 @@ class MalformedResponse(Exception):
 def retry_after_seconds(response: httpx.Response) -> float | None:
     """Seconds the server asks us to wait: ``retry-after-ms`` (OpenAI) or ``Retry-After``
     (seconds or an HTTP date); None when absent or unreadable."""
-    millis = response.headers.get("retry-after-ms")
-    if millis:
-        try:
-            return max(0.0, float(millis) / 1000)
-        except ValueError:
-            pass
+    from_millis = retry_after_ms_s(response.headers.get("retry-after-ms"))
+    if from_millis is not None:
+        return from_millis
     return retry_after_s(response.headers.get("retry-after"))
 
 
