@@ -41,7 +41,8 @@ def printable_text(text: Text) -> Text:
     return safe
 
 
-def _is_tty(stream: IO[str]) -> bool:
+def is_terminal(stream: IO[str]) -> bool:
+    """Whether ``stream`` is a terminal (a closed or odd stream is not)."""
     try:
         return stream.isatty()
     except (AttributeError, ValueError):  # a closed or odd stream is no terminal
@@ -58,7 +59,7 @@ def safe_console(**options: Any) -> Console:
     Tables are made of cells it does not see: build their cells with :func:`printable_text`.
     Piped (its stream is no terminal), it never wraps lines: ``| grep`` finds whole values."""
     console = Console(**options)
-    if "soft_wrap" not in options and not _is_tty(console.file):
+    if "soft_wrap" not in options and not is_terminal(console.file):
         console.soft_wrap = True
     console.push_render_hook(_Printable())
     return console

@@ -18,7 +18,7 @@ from rich.text import Text
 from citation_verifier.audit.records import AuditFilter, AuditRecord
 from citation_verifier.errors import CitationVerifierError
 from citation_verifier.models import Label
-from citation_verifier.printable import safe_console
+from citation_verifier.printable import is_terminal, printable, safe_console
 from citation_verifier.terminal import ExitCode, fail, load_settings, print_note, print_table
 
 if TYPE_CHECKING:
@@ -182,13 +182,41 @@ def replay(
     target: Annotated[
         str, typer.Argument(metavar="RID_OR_SNAPSHOT_ID", help="A Crawlbase rid or a snapshot id.")
     ],
+    raw: Annotated[
+        bool,
+        typer.Option(
+            "--raw",
+            help="The stored bytes exactly, control characters included: for a file or a "
+            "pipe (> page.html), refused on a terminal.",
+        ),
+    ] = False,
 ) -> None:
-    """Print the stored page: the local snapshot first, else Crawlbase's stored copy of a rid."""
+    """Print the stored page: the local snapshot first, else Crawlbase's stored copy of a rid.
+    Its control characters are shown as visible stand-ins (a page's ESC[2J or clipboard-writing
+    OSC 52 is never obeyed), newlines and tabs kept; --raw writes the bytes as stored."""
     from citation_verifier.audit.replay import replay as replay_page
 
+    # Checked before the lookup: a refused --raw must not wait on Crawlbase first.
+    if raw and is_terminal(sys.stdout):
+        raise fail(
+            "--raw writes the stored bytes as they are, control characters included, and "
+            "standard output is a terminal: redirect it to a file (> page.html) or a pipe, or "
+            "leave out --raw to see the page with its control characters made visible"
+        )
     with _opened() as (store, snapshots, settings):
         page = replay_page(target, store, snapshots, settings)
-    typer.echo(page.content, nl=not page.content.endswith(b"\n"))
+    if raw:
+        typer.echo(page.content, nl=False)  # bytes: written to the binary stream unchanged
+        return
+    typer.echo(_shown(page.content), nl=False)
+
+
+def _shown(content: bytes) -> str:
+    """A stored page as text to print, piped or not (a pipe may end on a terminal, ``| head``):
+    decoded as UTF-8 (what cannot be decoded shown as U+FFFD), CRLF line ends as newlines, every
+    other control character :func:`printable`; ends with a newline."""
+    text = printable(content.decode("utf-8", errors="replace").replace("\r\n", "\n"))
+    return text if text.endswith("\n") else text + "\n"
 
 
 class ExportFormat(StrEnum):
