@@ -42,6 +42,7 @@ def main() -> None:
             judge_provider="lexical",
             audit_enabled=False,
             archive_url=archive.base_url,
+            archive_private_urls=True,
         )
 
         async def run(fallback: str, passes: int) -> list[tuple[float, int, int]]:

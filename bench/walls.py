@@ -194,7 +194,14 @@ async def main(runs: int) -> int:
         archive.add(site.url("/imperva"), "20240101000000", BOILING_HTML)
         rescue = archive_times(
             # No browser step here: the difference is the archive's alone.
-            settings.model_copy(update={"archive_url": archive.base_url, "render_js": "never"}),
+            # The loopback archive may be asked about loopback pages (ARCHIVE_PRIVATE_URLS).
+            settings.model_copy(
+                update={
+                    "archive_url": archive.base_url,
+                    "archive_private_urls": True,
+                    "render_js": "never",
+                }
+            ),
             site.url("/imperva"),
             runs,
         )

@@ -63,7 +63,13 @@ def verify(
     **request: object,
 ) -> VerifyResult:
     settings = settings.model_copy(
-        update={"archive_url": archive.base_url, "archive_fallback": "dead", **(overrides or {})}
+        update={
+            "archive_url": archive.base_url,
+            "archive_fallback": "dead",
+            # the cited pages and the archive are both on loopback: nothing leaves the machine
+            "archive_private_urls": True,
+            **(overrides or {}),
+        }
     )
 
     async def go() -> VerifyResult:
@@ -236,7 +242,7 @@ def test_verify_cli_reports_the_archived_copy_and_the_change(
     done = run(
         "verify", WATER_100, site.url("/gone"), site.url("/now"),
         "--cited-at", "2021-03-01", "--compare-archive",
-        ARCHIVE_URL=archive.base_url, ARCHIVE_FALLBACK="dead",
+        ARCHIVE_URL=archive.base_url, ARCHIVE_FALLBACK="dead", ARCHIVE_PRIVATE_URLS="true",
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert f"Archived copy: {site.url('/gone')} was http_404 live; judged on the capture of " \
@@ -254,7 +260,7 @@ def test_check_answer_rescues_a_dead_citation(site: LoopbackSite, archive: FakeA
             "cited_at": "2021-03-01"}  # fmt: skip
     done = run(
         "check-answer", "--json", "-", input=json.dumps(body),
-        ARCHIVE_URL=archive.base_url, ARCHIVE_FALLBACK="dead",
+        ARCHIVE_URL=archive.base_url, ARCHIVE_FALLBACK="dead", ARCHIVE_PRIVATE_URLS="true",
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     [statement] = json.loads(done.stdout)["statements"]
@@ -270,6 +276,7 @@ def test_the_service_answers_200_when_the_archive_is_down_and_counts_lookups(
         allow_private_urls=True,
         archive_url=archive.base_url,
         archive_fallback="dead",
+        archive_private_urls=True,
         archive_budget_s=1.0,
         archive_max_requests=2,
     )
@@ -302,6 +309,7 @@ def test_a_rescued_verdict_is_audited_with_its_capture_and_rejudged_the_same(
             "cache_dir": tmp_path,
             "archive_url": archive.base_url,
             "archive_fallback": "dead",
+            "archive_private_urls": True,
         }
     )
 

@@ -65,7 +65,11 @@ async def test_a_batch_counts_rescues_and_changed_pages_apart(
     embedder: MiniLMEmbedder,
 ) -> None:
     settings = settings.model_copy(
-        update={"archive_url": archive.base_url, "archive_fallback": "dead"}
+        update={
+            "archive_url": archive.base_url,
+            "archive_fallback": "dead",
+            "archive_private_urls": True,
+        }
     )
     inputs = write_jsonl(tmp_path / "in.jsonl", records(site))
     outcome = await score(inputs, tmp_path / "cp.jsonl", LocalRunner(settings, embedder=embedder))
@@ -101,6 +105,7 @@ def test_the_batch_command_takes_the_citation_date_and_comparison_as_options(
         "--compare-archive",
         ARCHIVE_URL=archive.base_url,
         ARCHIVE_FALLBACK="dead",
+        ARCHIVE_PRIVATE_URLS="true",
     )
     assert done.returncode == 0, done.stderr
     assert "changed_since_cited=1" in done.stdout

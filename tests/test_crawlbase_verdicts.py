@@ -334,7 +334,11 @@ async def test_a_dead_page_is_rescued_from_the_archive_without_paying_crawlbase_
     with FakeArchive() as archive:
         archive.add(url, "20210215120000", BOILING_HTML)
         settings = cb_settings(
-            fake, archive_url=archive.base_url, archive_fallback="dead", allow_private_urls=True
+            fake,
+            archive_url=archive.base_url,
+            archive_fallback="dead",
+            allow_private_urls=True,
+            archive_private_urls=True,
         )
         async with Verifier(settings, embedder=embedder) as verifier:
             verdict = await verifier.verify_url(BOIL, url)

@@ -298,7 +298,9 @@ def test_a_bot_wall_is_rescued_from_the_archive_with_live_reason_naming_the_wall
     with FakeArchive() as archive:
         archive.add(site.url("/imperva"), "20240101000000", BOILING_HTML)
         archive.add(site.url("/members/reports/boiling"), "20240101000000", BOILING_HTML)
-        settings = static(archive_url=archive.base_url, archive_fallback="dead")
+        settings = static(
+            archive_url=archive.base_url, archive_fallback="dead", archive_private_urls=True
+        )
         rescued, login = verify(
             settings, embedder, site.url("/imperva"), site.url("/members/reports/boiling")
         )

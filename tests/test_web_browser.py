@@ -497,6 +497,7 @@ def _archive_settings(archive: FakeArchive) -> Settings:
         fetch_timeout_s=5.0,
         archive_url=archive.base_url,
         archive_fallback="dead",
+        archive_private_urls=True,
     )
 
 

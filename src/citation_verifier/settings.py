@@ -384,6 +384,13 @@ class Settings(BaseSettings):
         description="Wayback Machine base URL: the availability API is ARCHIVE_URL/wayback/"
         "available. Captures are fetched directly (never through Crawlbase).",
     )
+    archive_private_urls: bool = Field(
+        default=False,
+        description="Also look up cited pages at non-public addresses (loopback, private, "
+        "link-local; names like localhost) in ARCHIVE_URL. Off by default, whatever "
+        "ALLOW_PRIVATE_URLS says: a lookup sends the cited URL to the archive, a third party. "
+        "Only for an archive you run yourself (the demo's and the tests' loopback archive).",
+    )
     archive_timeout_s: float = Field(
         default=10.0, gt=0, description="Per-request timeout of an archive lookup."
     )

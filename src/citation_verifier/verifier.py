@@ -115,7 +115,11 @@ def make_archive(settings: Settings) -> ArchiveCopies:
 
     fetcher = DirectFetcher(settings)
     return ArchiveCopies(
-        ArchiveClient(settings), PagePolicy(fetcher, settings).load, fetcher.aclose
+        ArchiveClient(settings),
+        PagePolicy(fetcher, settings).load,
+        fetcher.aclose,
+        private_urls=settings.archive_private_urls,
+        resolve_timeout_s=settings.connect_timeout_s,
     )
 
 

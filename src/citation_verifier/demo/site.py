@@ -217,7 +217,12 @@ async def run_demo(
         # Its own Wayback Machine on loopback, holding a capture of one page that died since.
         archive.add(site.url(GLACIER_PATH), GLACIER_CAPTURED, GLACIER_HTML)
         settings = settings.model_copy(
-            update={"archive_url": archive.base_url, "archive_fallback": "dead"}
+            update={
+                "archive_url": archive.base_url,
+                "archive_fallback": "dead",
+                # the demo's own loopback archive: its loopback links never leave the machine
+                "archive_private_urls": True,
+            }
         )
         async with build_verifier(settings) as verifier:
 

@@ -5,22 +5,29 @@ instead. This module only finds that capture (``ARCHIVE_URL/wayback/available``)
 itself is fetched by the policy through the guarded fetcher, in its raw ``id_`` form (the page
 as captured: no archive toolbar, no rewritten links).
 
-ARCHIVE_URL is operator configuration, not user input, so the lookup is not SSRF-guarded.
+ARCHIVE_URL is operator configuration, not user input, so the lookup is not SSRF-guarded. The
+cited URL it sends is: :func:`not_public` says when the cited page lives at a non-public address
+(loopback, private, link-local, a name like ``localhost``), which a lookup would disclose to the
+archive, a third party, whatever ``ALLOW_PRIVATE_URLS`` lets us fetch ourselves.
 """
 
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import json
 import re
+import socket
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
 
+from citation_verifier.fetch.ssrf import embedded_ipv4, is_forbidden_address
 from citation_verifier.models import as_utc
 from citation_verifier.net.retry_after import retry_after_s
 from citation_verifier.net.singleflight import SingleFlight
@@ -57,6 +64,70 @@ def transport_words(error: httpx.TransportError) -> str:
         if isinstance(error, kind):
             return words
     return "the network failed"
+
+
+# Names that only mean something inside a network: localhost (RFC 6761), mDNS, ICANN's private
+# use TLD, home networks (RFC 8375), and the undelegated names networks use in their stead.
+_LOCAL_NAMES = frozenset({"localhost", "localhost.localdomain", "ip6-localhost", "ip6-loopback"})
+_LOCAL_SUFFIXES = (
+    ".localhost",
+    ".local",
+    ".internal",
+    ".intranet",
+    ".lan",
+    ".home",
+    ".home.arpa",
+    ".corp",
+    ".private",
+    ".localdomain",
+)
+
+
+async def not_public(url: str, resolve_timeout_s: float) -> str | None:
+    """Why ``url`` names a page at a non-public address, which an archive lookup would disclose
+    to the archive; None when nothing says so. A local name (``localhost``, ``*.internal``, one
+    label), an IP literal or a name resolving to any address the SSRF guard calls non-public
+    (loopback, private, link-local, ...). A name that does not resolve here within
+    ``resolve_timeout_s`` says nothing: a dead public domain is what the archive is for."""
+    host = (urlsplit(url).hostname or "").rstrip(".").lower()
+    if not host:
+        return None
+    if host in _LOCAL_NAMES or host.endswith(_LOCAL_SUFFIXES):
+        return f"{host} is a local name"
+    try:
+        literal = ipaddress.ip_address(host.split("%", 1)[0])
+    except ValueError:
+        literal = None
+    if literal is not None:
+        return f"{host} is {_kind(literal)}" if is_forbidden_address(literal) else None
+    # Resolved like the fetch resolved it (numeric forms such as 2130706433 or 0x7f.1 included):
+    # the query goes to our own resolver, never to the archive.
+    loop = asyncio.get_running_loop()
+    try:
+        async with asyncio.timeout(resolve_timeout_s):
+            infos = await loop.getaddrinfo(host, None, type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError, TimeoutError):
+        infos = []
+    for *_, sockaddr in infos:
+        address = ipaddress.ip_address(str(sockaddr[0]).split("%", 1)[0])
+        if is_forbidden_address(address):
+            return f"{host} resolves to {_kind(address)} ({address})"
+    if "." not in host:  # an intranet's short name: no public site has one
+        return f"{host} is a local name (a single label)"
+    return None
+
+
+def _kind(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> str:
+    """A non-public address in words (an IPv4 address wrapped in IPv6 by what it wraps)."""
+    if isinstance(address, ipaddress.IPv6Address):
+        address = embedded_ipv4(address) or address
+    if address.is_loopback:
+        return "a loopback address"
+    if address.is_link_local:
+        return "a link-local address"
+    if address.is_private:
+        return "a private address"
+    return "not a public address"
 
 
 def _tries(sent: int) -> str:

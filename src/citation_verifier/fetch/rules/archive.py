@@ -4,7 +4,10 @@ and time bounds, redirect handling, extraction and rendering as any page, and ju
 
 The capture is fetched directly, never through a paid crawling API, and the lookup has its own
 budget: an archive that is down, slow or empty leaves the live outcome as it was, with the
-attempt recorded (``archive_lookup``)."""
+attempt recorded (``archive_lookup``). A cited page at a non-public address (loopback, private,
+link-local, ``localhost``) is never looked up, whatever ``ALLOW_PRIVATE_URLS`` says: the lookup
+would send its URL to the archive, a third party (``ARCHIVE_PRIVATE_URLS`` allows it, for an
+archive one runs oneself)."""
 
 from __future__ import annotations
 
@@ -14,7 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
 
-from citation_verifier.fetch.archive import ArchiveClient, ArchiveUnavailable, Capture
+from citation_verifier.fetch.archive import ArchiveClient, ArchiveUnavailable, Capture, not_public
 from citation_verifier.fetch.outcomes import Document, Settled
 from citation_verifier.fetch.rules.base import LoadState, Next, Outcome
 from citation_verifier.models import Label, Reason
@@ -55,17 +58,24 @@ class ArchivedLoad:
 
 class ArchiveCopies:
     """Loads the capture of a URL closest to a date as a :class:`Document`, through
-    ``load_capture``; ``close`` releases what that loader holds."""
+    ``load_capture``; ``close`` releases what that loader holds. A URL at a non-public address
+    is not looked up unless ``private_urls`` (``ARCHIVE_PRIVATE_URLS``); its host is resolved
+    within ``resolve_timeout_s`` to tell."""
 
     def __init__(
         self,
         client: ArchiveClient,
         load_capture: LoadCapture,
         close: Callable[[], Awaitable[None]] | None = None,
+        *,
+        private_urls: bool = False,
+        resolve_timeout_s: float = 10.0,
     ) -> None:
         self.client = client
         self._load_capture = load_capture
         self._close = close
+        self._private_urls = private_urls
+        self._resolve_timeout_s = resolve_timeout_s
 
     async def aclose(self) -> None:
         """Close the archive client and the capture loader."""
@@ -77,6 +87,12 @@ class ArchiveCopies:
 
     async def load(self, url: str, when: datetime | None, live_reason: str | None) -> ArchivedLoad:
         """The capture of ``url`` closest to ``when`` (None: the latest), read like any page."""
+        if not self._private_urls and (why := await not_public(url, self._resolve_timeout_s)):
+            return ArchivedLoad(
+                None,
+                f"the archive was not asked: {why}, and a lookup would send this internal URL "
+                "to the archive (ARCHIVE_PRIVATE_URLS=true allows it, for an archive you run)",
+            )
         try:
             capture = await self.client.closest(url, when)
         except ArchiveUnavailable as error:
