@@ -330,3 +330,13 @@ def test_a_rescued_verdict_is_audited_with_its_capture_and_rejudged_the_same(
     assert record.extra["archive_url"] == citation.archive_url
     assert "100 degrees" in SnapshotStore(snapshot_dir(audited)).get_text(record.snapshot_id)
     assert again.reproduced
+
+
+def test_a_live_page_nothing_here_could_render_is_not_dead_for_the_archive() -> None:
+    from citation_verifier.fetch.outcomes import Settled
+    from citation_verifier.fetch.rules.archive import rescues
+
+    shell = Settled("https://x.example/app", Label.UNREACHABLE, Reason.JS_REQUIRED, "no browser")
+    gone = Settled("https://x.example/old", Label.UNREACHABLE, "http_404", "404")
+    assert not rescues("dead", shell) and rescues("always", shell)
+    assert rescues("dead", gone)

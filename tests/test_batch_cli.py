@@ -228,6 +228,39 @@ async def test_ctrl_c_stops_cleanly_and_resume_judges_only_the_rest(
     assert len(resumed.rows) == 24
 
 
+def test_ctrl_c_while_a_model_works_on_a_thread_exits_within_2_s(
+    tmp_path: Path, serve: Serve
+) -> None:
+    # The embedded LLM loads and generates on worker threads, which cannot be interrupted:
+    # Ctrl-C must not wait for them (it took 15 s here, 60 s on a real batch).
+    site = _slow_city_site(serve, 8)
+    inputs = write_jsonl(tmp_path / "in.jsonl", city_records(site, 8))
+    out = tmp_path / "report.csv"
+    command = [sys.executable, "-m", "citation_verifier.batch", str(inputs), "--out", str(out)]
+    process = subprocess.Popen(
+        [*command, "--quiet", "--concurrency", "2"],
+        env={**_env(), "JUDGE_PROVIDER": "local"},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=_default_sigint,
+    )
+    deadline = time.monotonic() + 120
+    while not site.hits:  # pages loading: the model is being loaded to judge them
+        assert process.poll() is None and time.monotonic() < deadline, "the batch never fetched"
+        time.sleep(0.02)
+    time.sleep(1.0)
+    process.send_signal(signal.SIGINT)
+    asked = time.monotonic()
+    _, stderr = process.communicate(timeout=120)
+    took = time.monotonic() - asked
+    assert process.returncode == 130, stderr
+    assert "rerun with --resume" in stderr and "Traceback" not in stderr
+    assert took < 2.0, f"Ctrl-C took {took:.1f} s to end the batch"
+    checkpoint = tmp_path / "report.csv.checkpoint.jsonl"
+    assert _complete_lines(checkpoint) == len(Checkpoint(checkpoint).read())  # rows whole
+
+
 def test_batch_concurrency_above_fetch_concurrency_raises_the_fetch_cap(
     tmp_path: Path, serve: Serve
 ) -> None:

@@ -117,22 +117,40 @@ async def test_spa_with_render_js_never_is_js_required_not_a_judgement(
     site = serve({"/article": Page(SPA), "/api/article": API})
     never = settings.model_copy(update={"render_js": "never"})
     fetcher, verdict = await run_claim(never, embedder, site.url("/article"))
-    assert verdict.label == Label.NOT_FOUND
+    assert verdict.label == Label.UNREACHABLE  # never read: not a verdict on the shell
     assert verdict.reason == Reason.JS_REQUIRED
     assert "RENDER_JS=never" in (verdict.detail or "")
     assert verdict.rendered is False
     assert fetcher.renderer is None and "/api/article" not in site.hits
 
 
-async def test_spa_without_a_browser_is_js_required(
+async def test_spa_without_a_browser_could_not_be_read_and_says_what_installs_one(
     serve: Serve, settings: Settings, embedder: MiniLMEmbedder
 ) -> None:
     site = serve({"/article": Page(SPA), "/api/article": API})
     missing = settings.model_copy(update={"browser_executable": Path("/nonexistent/chromium")})
     fetcher, verdict = await run_claim(missing, embedder, site.url("/article"))
     assert not fetcher.can_render
-    assert verdict.reason == Reason.JS_REQUIRED
-    assert "no browser" in (verdict.detail or "")
+    assert (verdict.label, verdict.reason) == (Label.UNREACHABLE, Reason.JS_REQUIRED)
+    assert verdict.confidence == 1.0 and verdict.evidence_quote is None
+    assert verdict.could_not_read == (
+        "could not read: the page needs JavaScript to show its text and nothing here ran it"
+    )
+    assert verdict.detail is not None
+    assert "no browser is installed here: Chromium at BROWSER_EXECUTABLE" in verdict.detail
+    assert (
+        "/nonexistent/chromium" in verdict.detail and "citation-verifier doctor" in verdict.detail
+    )
+
+
+async def test_spa_without_playwright_names_the_browser_extra(
+    serve: Serve, settings: Settings, embedder: MiniLMEmbedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "playwright", None)  # the wheel without its [browser] extra
+    site = serve({"/article": Page(SPA), "/api/article": API})
+    _, verdict = await run_claim(settings, embedder, site.url("/article"))
+    assert (verdict.label, verdict.reason) == (Label.UNREACHABLE, Reason.JS_REQUIRED)
+    assert "pip install 'citation-verifier[browser]'" in (verdict.detail or "")
 
 
 async def test_short_static_page_without_scripts_is_judged_when_rendering_is_off(
@@ -542,7 +560,7 @@ def test_cli_verify_on_spa_is_supported_and_js_required_with_render_js_never(
     )
     shell = cli_verify_json(site.url("/article"), "never")
     assert (shell["label"], shell["reason"], shell["rendered"]) == (
-        "not_found",
+        "unreachable",
         "js_required",
         False,
     )

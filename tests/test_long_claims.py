@@ -4,6 +4,7 @@ within one limit (MAX_CLAIM_CHARS)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Callable, Mapping
 from itertools import pairwise
@@ -16,7 +17,7 @@ from citation_verifier.demo.loopback import LoopbackSite, Route
 from citation_verifier.demo.site import demo_routes
 from citation_verifier.judge.base import Judgement
 from citation_verifier.judge.checker_model import CheckerModel
-from citation_verifier.judge.parts import PART_CHARS, claim_parts, combine
+from citation_verifier.judge.parts import PART_CHARS, claim_parts, combine, over_budget
 from citation_verifier.models import Label, Reason
 from citation_verifier.retrieve import MiniLMEmbedder
 from citation_verifier.service.app import create_app
@@ -150,6 +151,67 @@ def test_a_part_the_judge_failed_on_makes_the_claim_a_judge_failure() -> None:
     judged = combine(PARTS, [_j(Label.CONTRADICTED, 0.9, "a"), failed, _j(Label.SUPPORTED, 0.5)])
     assert judged.reason == Reason.JUDGE_ERROR
     assert judged.detail is not None and judged.detail.endswith("provider down")
+
+
+SHORT_FACTS = [f"Gate {n} opens daily at {n} am." for n in range(1, 141)]
+"""140 short sentences: a 4,263-character claim of 140 parts, the attack on a part budget."""
+
+
+def _judged_parts(max_parts: int, claim: str) -> tuple[Judgement, list[str]]:
+    from batch_helpers import CountingJudge
+    from citation_verifier.judge.lexical import LexicalJudge
+    from citation_verifier.judge.parts import PartsJudge
+    from citation_verifier.passages import split_passages
+    from citation_verifier.retrieve import TermsEmbedder
+
+    lexical = LexicalJudge(TermsEmbedder(), support_threshold=0.5, relevance_threshold=0.3)
+    counting = CountingJudge(lexical)
+    judge = PartsJudge(counting, TermsEmbedder(), k=3, retrieval="lexical", max_parts=max_parts)
+    page = split_passages("The bridge has gates along both banks of the river.", 40)
+    return asyncio.run(judge.judge(claim, page)), counting.claims
+
+
+def test_near_identical_parts_are_judged_once() -> None:
+    sentence = "The bridge over the river Elm opened to traffic in March 1932."
+    variants = [sentence, sentence.upper(), sentence.replace(" ", "  "), sentence[:-1] + "!"]
+    claim = " ".join(variants * 3) + " Its towers are 120 metres tall."
+    _, judged = _judged_parts(24, claim)
+    assert len(judged) == 2 and judged[0] == sentence
+
+
+def test_a_claim_over_the_part_budget_is_reported_with_its_counts_never_supported() -> None:
+    claim = " ".join(SHORT_FACTS)
+    assert len(claim) < 5000 and len(claim_parts(claim)) == 140
+    judgement, judged = _judged_parts(24, claim)
+    assert judged == SHORT_FACTS[:24]  # the first parts, in claim order, and no more
+    assert (judgement.label, judgement.reason) == (Label.NOT_FOUND, Reason.PARTS_OVER_BUDGET)
+    assert judgement.evidence_quote is None
+    assert judgement.detail is not None
+    assert judgement.detail.startswith("only the first 24 of the claim's 140 distinct parts")
+    assert "116 were not" in judgement.detail
+
+
+def test_every_judged_part_supported_is_still_not_supported_over_the_budget() -> None:
+    judged = over_budget(_j(Label.SUPPORTED, 0.9, "Gate 1 opens daily at 1 am."), 24, 140)
+    assert (judged.label, judged.reason) == (Label.NOT_FOUND, Reason.PARTS_OVER_BUDGET)
+    assert judged.evidence_quote is None
+
+
+def test_a_contradicted_part_within_the_budget_still_contradicts_an_over_budget_claim() -> None:
+    judged = over_budget(_j(Label.CONTRADICTED, 0.8, "Gate 1 opens at noon."), 24, 140)
+    assert (judged.label, judged.evidence_quote) == (Label.CONTRADICTED, "Gate 1 opens at noon.")
+    assert judged.detail is not None and "24 of the claim's 140" in judged.detail
+
+
+def test_verify_of_a_claim_of_140_sentences_judges_the_budget_and_says_so(
+    site: LoopbackSite,
+) -> None:
+    claim = " ".join(SHORT_FACTS)
+    done = run("verify", "--json", claim, site.url(PAGE), JUDGE_PROVIDER="checker")
+    assert done.returncode == 0, done.stderr
+    citation = json.loads(done.stdout)["citations"][0]
+    assert (citation["label"], citation["reason"]) == ("not_found", "parts_over_budget")
+    assert "only the first 24 of the claim's 140 distinct parts were judged" in citation["detail"]
 
 
 def test_the_checker_reads_a_claim_longer_than_its_input_without_error() -> None:

@@ -14,6 +14,7 @@ from pydantic import SecretStr, ValidationError
 from rich.text import Text
 
 from citation_verifier import __version__
+from citation_verifier.deadline import request_deadline
 from citation_verifier.doctor import missing_summary, optional_parts
 from citation_verifier.errors import CitationVerifierError, validation_message
 from citation_verifier.eval_cli import eval_command
@@ -165,7 +166,8 @@ def verify(
 
     async def run() -> VerifyResult:
         async with build_verifier(settings) as verifier:
-            return await verifier.verify(request)
+            deadline = request_deadline(settings, unless_unset=True)
+            return await verifier.verify(request, deadline=deadline)
 
     try:
         result = asyncio.run(run())

@@ -31,14 +31,10 @@ def _importable(*modules: str) -> bool:
 
 
 def _browser(settings: Settings) -> Part:
-    from citation_verifier.fetch.browser import browser_available
+    from citation_verifier.fetch.browser import browser_available, browser_install_hint
 
     installed = browser_available(settings)
-    chromium = settings.browser_executable
-    if _importable("playwright"):
-        how = f"Chromium at BROWSER_EXECUTABLE ({chromium}): make browser, or apt install chromium"
-    else:
-        how = "pip install 'citation-verifier[browser]', and Chromium (make browser)"
+    how = browser_install_hint(settings).removesuffix(" (citation-verifier doctor)")
     mode = settings.render_js
     gives = (
         f"renders pages that need JavaScript (RENDER_JS={mode})"

@@ -50,6 +50,8 @@ class Reason(StrEnum):
     CROSS_CHECK_DISAGREE = "cross_check_disagree"
     ARCHIVED_COPY = "archived_copy"
     UNSUPPORTED_LANGUAGE = "unsupported_language"
+    DEADLINE_EXCEEDED = "deadline_exceeded"
+    PARTS_OVER_BUDGET = "parts_over_budget"
     BOT_CHALLENGE = "bot_challenge"
     CONSENT_WALL = "consent_wall"
     LOGIN_REQUIRED = "login_required"
@@ -92,7 +94,11 @@ REASON_MEANINGS: dict[Reason, str] = {
     Reason.UNSUPPORTED_CONTENT_TYPE: (
         "The body is not HTML, text or PDF (images, archives, binaries)."
     ),
-    Reason.JS_REQUIRED: "The page needs JavaScript to show its text and no renderer was available.",
+    Reason.JS_REQUIRED: (
+        "Could not read: the page needs JavaScript to show its text and no renderer was "
+        "available (RENDER_JS=never, no browser installed, no CRAWLBASE_JS_TOKEN); detail says "
+        "what would render it. Never a verdict on the empty shell."
+    ),
     Reason.EMPTY_PAGE: "The page loaded but holds no readable text to judge.",
     Reason.JUDGE_ERROR: (
         "The judge failed to produce a usable verdict (invalid output, provider error)."
@@ -113,6 +119,15 @@ REASON_MEANINGS: dict[Reason, str] = {
         "The claim or the page is in a language no configured judge reads (the checker reads "
         "English only): not judged, never guessed; detail says what would read it (the "
         "embedded LLM, LANGUAGE_JUDGE). Not a result, like judge_error."
+    ),
+    Reason.DEADLINE_EXCEEDED: (
+        "The request's deadline (REQUEST_DEADLINE_S) passed before this citation was judged: "
+        "not a result, like judge_error; detail says how far it got."
+    ),
+    Reason.PARTS_OVER_BUDGET: (
+        "The claim has more distinct parts than MAX_CLAIM_PARTS: the first ones were judged, "
+        "the rest were not (detail counts them); not_found unless a judged part is "
+        "contradicted."
     ),
     Reason.BOT_CHALLENGE: (
         "Could not read: a bot challenge (Cloudflare, Imperva, AWS WAF, DataDome, a captcha) "
@@ -151,9 +166,17 @@ REASON_MEANINGS: dict[Reason, str] = {
 """What each reason means (the docs' reference table is generated from it)."""
 
 
-FAILURES = frozenset({Reason.JUDGE_ERROR, Reason.INTERNAL_ERROR, Reason.UNSUPPORTED_LANGUAGE})
-"""Reasons of a citation that was not judged (the judge failed, or a bug): not a result, left
-out of every precision and judged again by a resumed batch."""
+FAILURES = frozenset(
+    {
+        Reason.JUDGE_ERROR,
+        Reason.INTERNAL_ERROR,
+        Reason.UNSUPPORTED_LANGUAGE,
+        Reason.DEADLINE_EXCEEDED,
+    }
+)
+"""Reasons of a citation that was not judged (the judge failed, a bug, no judge reads it, the
+deadline passed): not a result, left out of every precision and judged again by a resumed
+batch."""
 
 
 WALLS = frozenset(
@@ -184,11 +207,18 @@ WALL_WORDS: dict[Reason, str] = {
 """Each wall in words, for people ("could not read: ...")."""
 
 
+_UNREAD_WORDS: dict[Reason, str] = {
+    **WALL_WORDS,
+    Reason.JS_REQUIRED: "the page needs JavaScript to show its text and nothing here ran it",
+}
+
+
 def could_not_read(reason: str | None) -> str | None:
-    """``could not read: <the wall in words>`` for a wall reason; None for any other reason."""
-    if reason is None or reason not in WALLS:
+    """``could not read: <what stopped us, in words>`` for a wall, or a page that needs
+    JavaScript nothing ran; None for any other reason."""
+    if reason is None or reason not in _UNREAD_WORDS:
         return None
-    return f"could not read: {WALL_WORDS[Reason(reason)]}"
+    return f"could not read: {_UNREAD_WORDS[Reason(reason)]}"
 
 
 def http_reason(status: int) -> str:

@@ -473,6 +473,20 @@ class Settings(BaseSettings):
     service_max_waiting: int = Field(
         default=64, ge=0, description="Requests allowed to wait for a slot; beyond: 429."
     )
+    request_deadline_s: float = Field(
+        default=60.0,
+        gt=0,
+        description="Deadline of one request to the service or MCP, from its arrival: a "
+        "citation not judged by then gets deadline_exceeded (not a result) and the answer "
+        "comes on time. verify, check-answer and batch take no deadline unless this variable "
+        "is set (batch: per citation).",
+    )
+    max_claim_parts: int = Field(
+        default=24,
+        ge=1,
+        description="Most distinct parts (sentences) of one long claim that are judged; the "
+        "rest are reported (parts_over_budget), never silently dropped.",
+    )
     service_wait_timeout_s: float = Field(
         default=15.0, ge=0, description="Longest wait for a slot before 429 with Retry-After."
     )

@@ -247,10 +247,18 @@ def exit_if_judge_failed(verdicts: Sequence[UrlVerdict]) -> None:
         return
     counted = f"{len(failed)} of {len(verdicts)} citation(s)"
     broken = [v for v in failed if v.reason != Reason.UNSUPPORTED_LANGUAGE]
+    late = [v for v in broken if v.reason == Reason.DEADLINE_EXCEEDED]
+    if late and len(late) == len(broken):
+        raise fail(
+            f"the deadline passed before {len(late)} of {len(verdicts)} citation(s) were "
+            f"judged, so they are not results: {late[0].detail}",
+            ExitCode.JUDGE,
+        )
     if broken:
+        first = next(v for v in broken if v.reason != Reason.DEADLINE_EXCEEDED)
         raise fail(
             f"the judge failed on {counted}, so they are not results: "
-            f"{broken[0].detail or 'no detail'}",
+            f"{first.detail or 'no detail'}",
             ExitCode.JUDGE,
         )
     # The pages were read; nothing failed: a note, not an error, and its own exit code.

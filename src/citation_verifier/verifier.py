@@ -16,6 +16,7 @@ from types import TracebackType
 from typing import Any, Protocol
 
 from citation_verifier.aggregate import aggregate
+from citation_verifier.deadline import Deadline, in_time, late_verdict
 from citation_verifier.errors import CitationVerifierError
 from citation_verifier.fetch.base import Fetcher
 from citation_verifier.fetch.policy import Document, PagePolicy, Settled
@@ -199,21 +200,35 @@ class Verifier:
                 self.observer.close()
 
     async def verify(
-        self, request: VerifyRequest, *, progress: Progress | None = None
+        self,
+        request: VerifyRequest,
+        *,
+        progress: Progress | None = None,
+        deadline: Deadline | None = None,
     ) -> VerifyResult:
         """Verify one claim against each of its URLs (concurrently); citations keep URL order.
-        ``progress`` hears of every page loaded and every page judged."""
+        ``progress`` hears of every page loaded and every page judged; a citation unfinished
+        at ``deadline`` is ``deadline_exceeded``."""
         report = Steps(2 * len(request.urls), progress)
 
-        async def one(url: str) -> UrlVerdict:
+        async def judged(url: str, stage: list[str]) -> UrlVerdict:
             loaded = await self.load_page(url, request.cited_at)
             await report.step(f"loaded {url}")
+            stage[0] = "judging"
             verdict = await self.verdict(request.claim, loaded)
             if request.compare_archive:
                 verdict = await self.compare_archive(
                     request.claim, loaded, verdict, request.cited_at
                 )
             await report.step(f"judged {url}: {verdict.label.value}")
+            return verdict
+
+        async def one(url: str) -> UrlVerdict:
+            stage = ["loading the page"]
+            verdict = await in_time(deadline, judged(url, stage))
+            if verdict is None:
+                assert deadline is not None  # only a deadline leaves a citation unjudged
+                return late_verdict(url, deadline, stage[0])
             return verdict
 
         async with one_at_a_time():  # this claim's pages are extracted one at a time
@@ -378,7 +393,7 @@ class Verifier:
             by_part = part_retriever(
                 embedder, settings.top_k, retrieval, settings.max_passages_embedded
             )
-            return part_passages(claim, passages, by_part)
+            return part_passages(claim, passages, by_part, settings.max_claim_parts)
 
         return await asyncio.to_thread(retrieve)
 

@@ -16,6 +16,7 @@ from citation_verifier.answers.models import (
 )
 from citation_verifier.answers.models import StatementResult as StatementOutcome
 from citation_verifier.answers.parse import Statement, parse_answer
+from citation_verifier.deadline import Deadline, in_time, late_verdict
 from citation_verifier.fetch.policy import Document, Settled
 from citation_verifier.models import FAILURES, Label, UrlVerdict
 from citation_verifier.verifier import Progress, Steps, Verifier
@@ -65,9 +66,14 @@ def answer_result(statements: Sequence[StatementOutcome]) -> AnswerResult:
 
 
 async def check_answer(
-    verifier: Verifier, request: AnswerRequest, *, progress: Progress | None = None
+    verifier: Verifier,
+    request: AnswerRequest,
+    *,
+    progress: Progress | None = None,
+    deadline: Deadline | None = None,
 ) -> AnswerResult:
-    """Parse ``request`` and verify every statement's citations with ``verifier``."""
+    """Parse ``request`` and verify every statement's citations with ``verifier`` (those
+    unfinished at ``deadline`` are ``deadline_exceeded``)."""
     language = await asyncio.to_thread(verifier.languages.best, request.answer)
     statements = parse_answer(request.answer, request.citation_urls(), language)
     return await check_statements(
@@ -76,6 +82,7 @@ async def check_answer(
         progress=progress,
         cited_at=request.cited_at,
         compare_archive=request.compare_archive,
+        deadline=deadline,
     )
 
 
@@ -86,10 +93,12 @@ async def check_statements(
     progress: Progress | None = None,
     cited_at: datetime | None = None,
     compare_archive: bool = False,
+    deadline: Deadline | None = None,
 ) -> AnswerResult:
     """Verify already parsed ``statements``. Each distinct URL is loaded once (its credits and
-    attempts booked on its first citation); pairs are judged concurrently. ``cited_at`` and
-    ``compare_archive`` are as for a claim."""
+    attempts booked on its first citation); pairs are judged concurrently, each as soon as its
+    page is loaded. ``cited_at`` and ``compare_archive`` are as for a claim; a citation
+    unfinished at ``deadline`` is ``deadline_exceeded``."""
     urls = list(dict.fromkeys(url for s in statements for url in s.urls))
     pairs = [(s.claim, url) for s in statements for url in s.urls]
     report = Steps(len(urls) + len(pairs), progress)
@@ -98,17 +107,32 @@ async def check_statements(
         loaded[url] = await verifier.load_page(url, cited_at)
         await report.step(f"loaded {url}")
 
-    async def judge(claim: str, url: str) -> UrlVerdict:
+    async def judged(claim: str, url: str) -> UrlVerdict:
         verdict = await verifier.verdict(claim, loaded[url])
         if compare_archive:
             verdict = await verifier.compare_archive(claim, loaded[url], verdict, cited_at)
         await report.step(f"judged {url}: {verdict.label.value}")
         return verdict
 
+    async def judge(claim: str, url: str) -> UrlVerdict:
+        await loading[url]
+        verdict = await in_time(deadline, judged(claim, url)) if url in loaded else None
+        if verdict is None:
+            assert deadline is not None  # only a deadline leaves a citation unjudged
+            return late_verdict(url, deadline, "judging" if url in loaded else "loading the page")
+        return verdict
+
+    async def load_in_time(url: str) -> None:
+        await in_time(deadline, load(url))
+
     loaded: dict[str, Document | Settled] = {}
     async with one_at_a_time():  # this answer's pages are extracted one at a time
-        await asyncio.gather(*(load(url) for url in urls))
-    verdicts = await asyncio.gather(*(judge(claim, url) for claim, url in pairs))
+        loading = {url: asyncio.ensure_future(load_in_time(url)) for url in urls}
+    try:
+        verdicts = await asyncio.gather(*(judge(claim, url) for claim, url in pairs))
+    finally:
+        for task in loading.values():  # a cancelled answer leaves no page loading
+            task.cancel()
     booked: set[str] = set()
     outcomes: list[StatementOutcome] = []
     position = 0

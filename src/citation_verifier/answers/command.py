@@ -14,6 +14,7 @@ from rich.text import Text
 from citation_verifier.answers.check import check_statements
 from citation_verifier.answers.models import AnswerRequest, AnswerResult, StatementLabel
 from citation_verifier.answers.parse import answer_request_from_text, parse_answer
+from citation_verifier.deadline import request_deadline
 from citation_verifier.errors import CitationVerifierError, InputError, validation_message
 from citation_verifier.language import LanguageIdentifier
 from citation_verifier.limits import answer_length_problem
@@ -157,6 +158,7 @@ def check_answer_command(
                 statements,
                 cited_at=request.cited_at,
                 compare_archive=request.compare_archive,
+                deadline=request_deadline(settings, unless_unset=True),
             )
 
     try:

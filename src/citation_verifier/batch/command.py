@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import os
 import time
 from datetime import datetime
@@ -37,6 +36,7 @@ from citation_verifier.batch.records import (
 from citation_verifier.batch.reports import write_errors, write_report, write_statements
 from citation_verifier.batch.summary import summary_lines
 from citation_verifier.errors import CitationVerifierError, InputError
+from citation_verifier.interrupt import exit_now, run_interruptible
 from citation_verifier.judge.providers import judge_choice
 from citation_verifier.models import Reason, as_utc
 from citation_verifier.settings import Settings
@@ -279,7 +279,7 @@ def batch(
         )
     try:
         try:
-            outcome = asyncio.run(
+            outcome = run_interruptible(
                 _score(
                     work,
                     store,
@@ -298,7 +298,7 @@ def batch(
             f"interrupted: finished citations are kept in {store.path}; "
             "rerun with --resume to continue"
         )
-        raise typer.Exit(int(ExitCode.INTERRUPTED)) from None
+        exit_now(ExitCode.INTERRUPTED)
     except CitationVerifierError as error:
         print_error(str(error))
         print_note(f"finished citations are kept in {store.path}; fix it and rerun with --resume")
@@ -331,11 +331,19 @@ def batch(
         f"{files}  reused: {outcome.reused}  scored: {outcome.scored}  urls loaded: {outcome.jobs}"
     )
     unread = outcome.summary.reasons.get(Reason.UNSUPPORTED_LANGUAGE.value, 0)
-    if outcome.summary.judge_failed > unread:
+    late = outcome.summary.reasons.get(Reason.DEADLINE_EXCEEDED.value, 0)
+    if outcome.summary.judge_failed > unread + late:
         raise fail(
-            f"the judge failed on {outcome.summary.judge_failed - unread} citation(s) (reason "
-            "judge_error or internal_error in the report): they are left out of the precision; "
-            "fix the judge and rerun with --resume to judge only those again",
+            f"the judge failed on {outcome.summary.judge_failed - unread - late} citation(s) "
+            "(reason judge_error or internal_error in the report): they are left out of the "
+            "precision; fix the judge and rerun with --resume to judge only those again",
+            ExitCode.JUDGE,
+        )
+    if late:
+        raise fail(
+            f"REQUEST_DEADLINE_S passed before {late} citation(s) were judged (reason "
+            "deadline_exceeded in the report): they are left out of the precision; rerun with "
+            "--resume (and a longer deadline) to judge only those again",
             ExitCode.JUDGE,
         )
     if unread:

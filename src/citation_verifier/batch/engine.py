@@ -22,6 +22,8 @@ from citation_verifier.answers.check import answer_result, statement_outcome
 from citation_verifier.batch.checkpoint import Checkpoint, ResultRow
 from citation_verifier.batch.records import BatchInput, Citation, LineError, citation_key
 from citation_verifier.batch.summary import AnswerRow, Summary, summarize
+from citation_verifier.deadline import in_time, late_verdict, request_deadline
+from citation_verifier.fetch.outcomes import Document, Settled
 from citation_verifier.judge.base import Judge
 from citation_verifier.models import FAILURES, UrlVerdict
 from citation_verifier.pipeline import build_verifier
@@ -75,16 +77,31 @@ class LocalRunner(Runner):
     async def run(
         self, job: UrlJob, host_slot: AbstractAsyncContextManager[object]
     ) -> list[UrlVerdict]:
-        """Load once, judge per claim (CPU work runs in threads inside the verifier)."""
+        """Load once, judge per claim (CPU work runs in threads inside the verifier). With
+        ``REQUEST_DEADLINE_S`` set, the load and each claim's judging get that long each."""
+        settings = self.verifier.settings
         async with host_slot:
-            loaded = await self.verifier.load(job.url, job.cited_at)
+            load_by = request_deadline(settings, unless_unset=True)
+            loaded = await in_time(load_by, self.verifier.load(job.url, job.cited_at))
         verdicts = []
         for claim in job.claims:
-            verdict = await self.verifier.verdict(claim, loaded)
-            if job.compare_archive:
-                verdict = await self.verifier.compare_archive(claim, loaded, verdict, job.cited_at)
+            if loaded is None:
+                assert load_by is not None  # only a deadline leaves a page unloaded
+                verdicts.append(late_verdict(job.url, load_by, "loading the page"))
+                continue
+            judge_by = request_deadline(settings, unless_unset=True)
+            verdict = await in_time(judge_by, self._judged(claim, loaded, job))
+            if verdict is None:
+                assert judge_by is not None
+                verdict = late_verdict(job.url, judge_by, "judging")
             verdicts.append(verdict)
         return verdicts
+
+    async def _judged(self, claim: str, loaded: Document | Settled, job: UrlJob) -> UrlVerdict:
+        verdict = await self.verifier.verdict(claim, loaded)
+        if job.compare_archive:
+            verdict = await self.verifier.compare_archive(claim, loaded, verdict, job.cited_at)
+        return verdict
 
     async def aclose(self) -> None:
         """Close the verifier's connections."""

@@ -69,6 +69,12 @@ class Fetcher(Protocol):
         ...
 
     @property
+    def render_hint(self) -> str:
+        """When it cannot render: why not and what would let it, for a ``js_required``
+        detail ("no browser is installed here: pip install ...")."""
+        ...
+
+    @property
     def can_refuse_consent(self) -> bool:
         """Whether ``fetch(..., render=True, refuse_consent=True)`` can refuse a cookie-consent
         dialog (a browser with the consent rules installed)."""

@@ -89,6 +89,19 @@ _CONSENT_FINISH_S = 5.0
 _INIT_SCRIPT = "delete window.RTCPeerConnection; delete window.webkitRTCPeerConnection;"
 
 
+def browser_install_hint(settings: Settings) -> str:
+    """What installs the headless browser here: the ``browser`` extra (Playwright), else
+    Chromium at ``BROWSER_EXECUTABLE``."""
+    if importlib.util.find_spec("playwright") is None:
+        how = "pip install 'citation-verifier[browser]', and Chromium (make browser)"
+    else:
+        how = (
+            f"Chromium at BROWSER_EXECUTABLE ({settings.browser_executable}): make browser, or "
+            "apt install chromium"
+        )
+    return f"{how} (citation-verifier doctor)"
+
+
 def browser_available(settings: Settings) -> bool:
     """Whether rendering can run here: Playwright installed and the Chromium binary executable."""
     executable = settings.browser_executable

@@ -96,6 +96,11 @@ class CrawlbaseFetcher:
         """With a JavaScript token, or ``javascript=true`` on the normal token if configured."""
         return wire.JS in self._tokens or self._settings.crawlbase_js_on_normal_token
 
+    @property
+    def render_hint(self) -> str:
+        """The JavaScript token is what renders on the crawling API."""
+        return f"{JS_TOKEN_ENV} is not set"
+
     async def aclose(self) -> None:
         """Close pooled connections."""
         await self._client.aclose()

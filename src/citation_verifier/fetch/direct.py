@@ -70,6 +70,13 @@ class DirectFetcher:
         return self._can_render
 
     @property
+    def render_hint(self) -> str:
+        """What is missing for the headless browser, and what installs it."""
+        from citation_verifier.fetch.browser import browser_install_hint
+
+        return f"no browser is installed here: {browser_install_hint(self._settings)}"
+
+    @property
     def can_refuse_consent(self) -> bool:
         """Whether the browser can refuse consent dialogs (autoconsent is installed)."""
         from citation_verifier.fetch.consent import consent_rules_available

@@ -16,6 +16,12 @@ passages most relevant to that part (the verifier retrieves a long claim's passa
 - any part the judge failed on (``judge_error``) → the claim's judgement is that failure.
 
 A claim within ``PART_CHARS`` is one part and goes to the inner judge as it is.
+
+Parts that read the same but for case, spacing and punctuation are judged once, and at most
+``max_parts`` distinct parts (``MAX_CLAIM_PARTS``) are judged, in claim order: a claim of 140
+short sentences must not cost 140 judgements. When some were left over, the claim cannot be
+``supported`` (unjudged parts may not be): it is ``not_found`` with reason
+``parts_over_budget`` and the counts in ``detail``, unless a judged part contradicts it.
 """
 
 from __future__ import annotations
@@ -138,14 +144,17 @@ def claim_parts(claim: str, limit: int = PART_CHARS) -> list[str]:
     return [text[a:b].strip() for a, b in merged]
 
 
-def part_passages(claim: str, passages: Sequence[Passage], retrieve: Retriever) -> list[Passage]:
+def part_passages(
+    claim: str, passages: Sequence[Passage], retrieve: Retriever, max_parts: int | None = None
+) -> list[Passage]:
     """The passages a claim is judged on: ``retrieve``'s for a claim of one part; for a long
-    claim, the union of every part's (each passage once, in the order first retrieved)."""
+    claim, the union of the passages of every part that will be judged (the first
+    ``max_parts`` distinct ones; each passage once, in the order first retrieved)."""
     parts = claim_parts(claim)
     if len(parts) <= 1:
         return retrieve(claim, passages)
     seen: dict[tuple[int, int], Passage] = {}
-    for part in parts:
+    for part in distinct_parts(parts)[:max_parts]:
         for passage in retrieve(part, passages):
             seen.setdefault((passage.start, passage.end), passage)
     return list(seen.values())
@@ -173,6 +182,39 @@ def _about_its_part(part: str, judgement: Judgement) -> Judgement:
     if held >= CONTRADICTION_COVERAGE:
         return judgement
     return replace(judgement, label=Label.NOT_FOUND, evidence_quote=None)
+
+
+def _same_words(part: str) -> str:
+    """What two near-identical parts share: their words, lower-cased, without punctuation."""
+    return " ".join(re.findall(r"\w+", part.lower()))
+
+
+def distinct_parts(parts: Sequence[str]) -> list[str]:
+    """``parts`` in order, each near-identical repetition (:func:`_same_words`) left out."""
+    kept: dict[str, str] = {}
+    for part in parts:
+        kept.setdefault(_same_words(part), part)
+    return list(kept.values())
+
+
+def over_budget(judgement: Judgement, judged: int, total: int) -> Judgement:
+    """The claim's judgement when only the first ``judged`` of ``total`` distinct parts were
+    judged: a contradiction (or a failure) stands; anything else is ``parts_over_budget``."""
+    note = (
+        f"only the first {judged} of the claim's {total} distinct parts were judged "
+        f"(MAX_CLAIM_PARTS={judged}); {total - judged} were not"
+    )
+    detail = note if judgement.detail is None else f"{note}; {judgement.detail}"
+    if judgement.label == Label.CONTRADICTED or judgement.reason == Reason.JUDGE_ERROR:
+        return replace(judgement, detail=detail)
+    return replace(
+        judgement,
+        label=Label.NOT_FOUND,
+        evidence_quote=None,
+        confidence=1.0,
+        reason=Reason.PARTS_OVER_BUDGET,
+        detail=detail,
+    )
 
 
 def combine(parts: Sequence[str], judgements: Sequence[Judgement]) -> Judgement:
@@ -206,13 +248,23 @@ def combine(parts: Sequence[str], judgements: Sequence[Judgement]) -> Judgement:
 class PartsJudge:
     """Judges a long claim part by part with ``inner`` (see module docstring)."""
 
-    def __init__(self, inner: Judge, embedder: Embedder, *, k: int, retrieval: Retrieval) -> None:
+    def __init__(
+        self,
+        inner: Judge,
+        embedder: Embedder,
+        *,
+        k: int,
+        retrieval: Retrieval,
+        max_parts: int = 24,
+    ) -> None:
         """Each part is judged on the ``k`` passages handed over that ``retrieval`` (with
-        ``embedder``) ranks highest for it, as the verifier ranks a page's for a claim."""
+        ``embedder``) ranks highest for it, as the verifier ranks a page's for a claim; at
+        most ``max_parts`` distinct parts are judged."""
         self._inner = inner
         self._embedder = embedder
         self.k = k
         self.retrieval = retrieval
+        self.max_parts = max_parts
 
     @property
     def name(self) -> str:
@@ -224,10 +276,15 @@ class PartsJudge:
         parts = claim_parts(claim)
         if len(parts) <= 1:
             return await self._inner.judge(claim, passages)
-        distinct = list(dict.fromkeys(parts))  # a part said twice is judged once
+        distinct = distinct_parts(parts)
+        budget = distinct[: self.max_parts]
         retrieve = part_retriever(self._embedder, self.k, self.retrieval)
-        chosen = await asyncio.to_thread(lambda: [retrieve(part, passages) for part in distinct])
+        chosen = await asyncio.to_thread(lambda: [retrieve(part, passages) for part in budget])
         judged = await asyncio.gather(
-            *(self._inner.judge(part, own) for part, own in zip(distinct, chosen, strict=True))
+            *(self._inner.judge(part, own) for part, own in zip(budget, chosen, strict=True))
         )
-        return combine(distinct, judged)
+        # Near-identical parts only: one claim, as the inner judge reads it.
+        combined = judged[0] if len(budget) == 1 else combine(budget, judged)
+        if len(budget) < len(distinct):
+            return over_budget(combined, len(budget), len(distinct))
+        return combined

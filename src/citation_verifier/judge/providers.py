@@ -230,14 +230,24 @@ def make_llm_judge(settings: Settings, provider: str) -> Judge:
 def build_parts_judge(settings: Settings, embedder: Embedder) -> PartsJudge:
     """:func:`build_judge`'s judge reading a long claim part by part (judge/parts.py)."""
     return PartsJudge(
-        build_judge(settings, embedder), embedder, k=settings.top_k, retrieval=settings.retrieval
+        build_judge(settings, embedder),
+        embedder,
+        k=settings.top_k,
+        retrieval=settings.retrieval,
+        max_parts=settings.max_claim_parts,
     )
 
 
 def _in_parts(judge: Judge, settings: Settings) -> PartsJudge:
     """``judge`` reading a long claim part by part, with passages ranked lexically: the judge
     of pairs in languages the embedding model cannot read."""
-    return PartsJudge(judge, TermsEmbedder(), k=settings.top_k, retrieval="lexical")
+    return PartsJudge(
+        judge,
+        TermsEmbedder(),
+        k=settings.top_k,
+        retrieval="lexical",
+        max_parts=settings.max_claim_parts,
+    )
 
 
 def local_llm_installed(settings: Settings) -> bool:

@@ -39,7 +39,7 @@ def mcp(
     from citation_verifier.mcp_server.server import MCP_PATH, create_server, http_app
     from citation_verifier.redaction import Redactor
     from citation_verifier.service.command import log_json_lines
-    from citation_verifier.service.server import bind, url_of
+    from citation_verifier.service.server import GRACE_S, BoundedServer, bind, url_of
     from citation_verifier.terminal import ExitCode, fail, load_settings, print_note
 
     settings = load_settings()
@@ -77,7 +77,7 @@ def mcp(
         log_level="warning",
         log_config=None,  # uvicorn logs through the handler above (JSON lines)
         lifespan="on",
-        timeout_graceful_shutdown=5,  # open event streams must not hold the exit
+        timeout_graceful_shutdown=GRACE_S,  # open event streams must not hold the exit
     )
     with sock:
-        uvicorn.Server(config).run(sockets=[sock])
+        BoundedServer(config).run(sockets=[sock])

@@ -22,6 +22,7 @@ from citation_verifier import __version__
 from citation_verifier.answers.check import check_statements
 from citation_verifier.answers.models import AnswerRequest, AnswerResult
 from citation_verifier.answers.parse import parse_answer
+from citation_verifier.deadline import request_deadline
 from citation_verifier.errors import ConfigurationError, validation_message
 from citation_verifier.models import (
     CITED_AT_DESCRIPTION,
@@ -137,6 +138,7 @@ async def verify_claim(
     """Verify ``claim`` against each of ``urls``: one verdict per URL, in order, and the
     overall label (the API's ``/verify``), reporting progress as pages load and are judged."""
     settings = ctx.request_context.lifespan_context.service.settings
+    deadline = request_deadline(settings)
     try:
         request = VerifyRequest(
             claim=claim, urls=urls, cited_at=cited_at, compare_archive=compare_archive
@@ -149,7 +151,7 @@ async def verify_claim(
         await ctx.report_progress(done, total, message)
 
     async def verify(verifier: Verifier) -> VerifyResult:
-        return await verifier.verify(request, progress=progress)
+        return await verifier.verify(request, progress=progress, deadline=deadline)
 
     return await _run(ctx, verify)
 
@@ -177,6 +179,7 @@ async def check_answer(
     """Check every citation of ``answer`` (the API's ``/check-answer``), reporting progress as
     pages load and statement/URL pairs are judged."""
     settings = ctx.request_context.lifespan_context.service.settings
+    deadline = request_deadline(settings)
     _refuse(answer_length_problem(answer, settings))
     try:
         request = AnswerRequest(
@@ -201,6 +204,7 @@ async def check_answer(
             progress=progress,
             cited_at=request.cited_at,
             compare_archive=request.compare_archive,
+            deadline=deadline,
         )
 
     return await _run(ctx, check)

@@ -30,6 +30,7 @@ from citation_verifier import __version__
 from citation_verifier.answers.check import check_statements
 from citation_verifier.answers.models import AnswerRequest, AnswerResult
 from citation_verifier.answers.parse import parse_answer
+from citation_verifier.deadline import request_deadline
 from citation_verifier.errors import ConfigurationError, plain_message
 from citation_verifier.models import VerifyRequest, VerifyResult
 from citation_verifier.retrieve import Embedder
@@ -50,6 +51,8 @@ from citation_verifier.verifier import Verifier
 _T = TypeVar("_T")
 
 WEB_DIR = Path(__file__).parent / "web"
+DISCONNECT_POLL_S = 0.5
+"""How often a request in flight looks whether its client is still there."""
 # What SERVICE_API_KEY protects: the work (it spends CPU, fetches and judge calls) and what
 # tells about traffic (metrics). Liveness, the web page and its assets, and the schema stay
 # open: probes and browsers load them before anyone can type a key, and they reveal nothing
@@ -334,6 +337,20 @@ def create_app(
         metrics.observe_stage(stage, time.perf_counter() - started)
         return result
 
+    async def until_disconnected(request: Request, work: Awaitable[_T]) -> _T | Response:
+        """``work``'s result; once the client has gone, ``work`` is cancelled (nobody is left
+        to read its answer) and a 499 is logged instead."""
+        task = asyncio.ensure_future(work)
+        try:
+            while not (await asyncio.wait({task}, timeout=DISCONNECT_POLL_S))[0]:
+                if await request.is_disconnected():
+                    task.cancel()
+                    metrics.rejected.labels(why="client_gone").inc()
+                    return Response(status_code=499)
+            return task.result()
+        finally:
+            task.cancel()  # a no-op once done; the work stops when the handler is cancelled
+
     @app.get("/health", response_model=Health, tags=["operations"])
     async def health() -> Health:
         """Liveness: 200 while the process runs. Reveals no configuration."""
@@ -391,14 +408,18 @@ def create_app(
                 openapi_examples={"water": {"summary": "The water example", "value": WATER_REQUEST}}
             ),
         ],
-    ) -> VerifyResult | JSONResponse:
+    ) -> VerifyResult | Response:
         """Verify one claim against each cited URL: one verdict per URL, in order,
         and the overall label."""
+        deadline = request_deadline(settings)  # from the request's arrival
         problem = claim_problem(body, settings)
         if problem is not None:
             return _invalid(*problem)
-        result = await admitted("verify", lambda verifier: verifier.verify(body))
-        if isinstance(result, JSONResponse):
+        result = await until_disconnected(
+            request,
+            admitted("verify", lambda verifier: verifier.verify(body, deadline=deadline)),
+        )
+        if isinstance(result, Response):
             return result
         metrics.record_result(result)
         request.state.log_extra = {"urls": len(body.urls), "overall": result.overall.value}
@@ -432,10 +453,11 @@ def create_app(
                 }
             ),
         ],
-    ) -> AnswerResult | JSONResponse:
+    ) -> AnswerResult | Response:
         """Check a whole answer: split it into statements, verify each statement against the
         URLs its markers or links cite (each URL fetched once), and report per statement
         (uncited ones included) and the answer's citation precision."""
+        deadline = request_deadline(settings)  # from the request's arrival
         problem = answer_length_problem(body.answer, settings)
         if problem is not None:
             return _invalid(*problem)
@@ -448,11 +470,15 @@ def create_app(
             if problem is not None:
                 return _invalid(*problem)
             return await check_statements(
-                verifier, statements, cited_at=body.cited_at, compare_archive=body.compare_archive
+                verifier,
+                statements,
+                cited_at=body.cited_at,
+                compare_archive=body.compare_archive,
+                deadline=deadline,
             )
 
-        result = await admitted("check_answer", check)
-        if isinstance(result, JSONResponse):
+        result = await until_disconnected(request, admitted("check_answer", check))
+        if isinstance(result, Response):
             return result
         metrics.record_answer(result)
         request.state.log_extra = {

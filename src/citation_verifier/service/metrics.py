@@ -122,7 +122,8 @@ class ServiceMetrics:
         )
         self.rejected = Counter(
             "cv_rejected_requests",
-            "Verify requests refused before running: overloaded, unauthorized, not_configured.",
+            "Verify requests refused before running (overloaded, unauthorized, not_configured) "
+            "or given up when the client went away (client_gone).",
             ["why"],
             registry=self.registry,
         )

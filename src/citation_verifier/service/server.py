@@ -4,10 +4,12 @@ real URL is known before serving starts."""
 
 from __future__ import annotations
 
+import logging
+import os
 import socket
 import threading
 import time
-from types import TracebackType
+from types import FrameType, TracebackType
 
 import uvicorn
 from fastapi import FastAPI
@@ -30,6 +32,33 @@ def url_of(sock: socket.socket) -> str:
     return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
 
 
+GRACE_S = 5
+"""How long a stopping server lets requests in flight finish before it cancels them."""
+EXIT_AFTER_S = GRACE_S + 3
+"""From SIGTERM (or Ctrl-C) to the process's end, whatever is still running: a thread that
+cannot be interrupted (a model call, a browser driver) must not keep a stopped service alive."""
+
+
+class BoundedServer(uvicorn.Server):
+    """A uvicorn server whose process ends within :data:`EXIT_AFTER_S` of a stop signal."""
+
+    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+        """Stop gracefully, and arm the watchdog that ends the process if that overruns."""
+        if not self.should_exit:
+            watchdog = threading.Timer(EXIT_AFTER_S, _exit_overrun)
+            watchdog.daemon = True
+            watchdog.start()
+        super().handle_exit(sig, frame)
+
+
+def _exit_overrun() -> None:
+    logging.getLogger("citation_verifier.service").error(
+        "shutdown overran its grace period: exiting with work still in flight"
+    )
+    logging.shutdown()
+    os._exit(1)
+
+
 def make_server(app: FastAPI) -> uvicorn.Server:
     """A uvicorn server for ``app``; our own middleware writes the access log."""
     config = uvicorn.Config(
@@ -38,9 +67,9 @@ def make_server(app: FastAPI) -> uvicorn.Server:
         log_level="warning",
         log_config=None,  # uvicorn logs through the process's handlers (JSON lines in serve)
         lifespan="on",
-        timeout_graceful_shutdown=5,
+        timeout_graceful_shutdown=GRACE_S,
     )
-    return uvicorn.Server(config)
+    return BoundedServer(config)
 
 
 class BackgroundServer:

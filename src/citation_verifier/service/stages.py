@@ -71,6 +71,11 @@ class TimedFetcher:
         """Whether the wrapped fetcher can refuse a consent dialog."""
         return self._inner.can_refuse_consent
 
+    @property
+    def render_hint(self) -> str:
+        """What would let the wrapped fetcher render."""
+        return self._inner.render_hint
+
     async def fetch(
         self,
         url: str,

@@ -36,13 +36,15 @@ _NEVER = frozenset(
 
 def rescues(fallback: Literal["dead", "never", "always"], settled: Settled) -> bool:
     """Whether ``ARCHIVE_FALLBACK=fallback`` looks up the archive for ``settled``: ``dead``
-    rescues dead pages (every unreachable outcome and homepage redirects), ``always`` also every
-    other outcome where the live page gave nothing to judge (empty, JavaScript-only, ...)."""
+    rescues dead pages (every unreachable outcome but a live page nothing here could render,
+    and homepage redirects), ``always`` also every other outcome where the live page gave
+    nothing to judge (empty, JavaScript-only, ...)."""
     if fallback == "never" or settled.reason in _NEVER:
         return False
     if fallback == "always":
         return True
-    return settled.label == Label.UNREACHABLE or settled.reason in _GONE
+    live = settled.reason == Reason.JS_REQUIRED  # unread here, but not gone
+    return (settled.label == Label.UNREACHABLE and not live) or settled.reason in _GONE
 
 
 @dataclass(frozen=True)

@@ -8,10 +8,9 @@ from citation_verifier.fetch.outcomes import Settled
 from citation_verifier.fetch.rules.base import LoadState, Next, Outcome
 from citation_verifier.models import Label, Reason
 
-# Failures where the page itself may well exist: the honest label is not_found, not unreachable.
-_NOT_FOUND_FAILURES = frozenset(
-    {Reason.TOO_LARGE, Reason.UNSUPPORTED_CONTENT_TYPE, Reason.JS_REQUIRED}
-)
+# Failures where the page itself was read and is not something we judge: not_found. A page that
+# needs JavaScript nothing could run (js_required) was never read: unreachable, like a wall.
+_NOT_FOUND_FAILURES = frozenset({Reason.TOO_LARGE, Reason.UNSUPPORTED_CONTENT_TYPE})
 
 
 class FetchFailures:

@@ -41,15 +41,15 @@ class JavaScriptRendering:
         if self._needs_rendering(page, result):
             return await proceed(rendered)
         if not page.rendered and not self._may_render and self._needs_browser(page, result):
-            # Judging the empty shell would be a wrong verdict; say why there is none.
+            # Judging the empty shell would be a wrong verdict: the page was never read.
             why = (
-                "rendering is off (RENDER_JS=never)"
+                "rendering is off (RENDER_JS=never; RENDER_JS=auto renders it)"
                 if self._settings.render_js == "never"
-                else "this backend cannot render it (no browser or JavaScript token)"
+                else self._fetcher.render_hint
             )
             return settle(
                 page,
-                Label.NOT_FOUND,
+                Label.UNREACHABLE,
                 Reason.JS_REQUIRED,
                 f"the page needs JavaScript to show its text and {why}",
             )
