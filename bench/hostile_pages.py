@@ -1,5 +1,5 @@
-"""The hostile pages of issue #30 against a running loopback service: for each attack, the
-time it took, the service's peak RSS while it ran and the worst /health latency meanwhile.
+"""The hostile pages of issues #30 and #48 against a running loopback service: for each attack,
+the time it took, the service's peak RSS while it ran and the worst /health latency meanwhile.
 
     python bench/hostile_pages.py                      # starts `citation-verifier serve` itself
     python bench/hostile_pages.py --url http://127.0.0.1:8000 --pid 1234   # a running one
@@ -162,6 +162,22 @@ async def odd_input(client: httpx.AsyncClient, site: LoopbackSite) -> list[Outco
     ]
 
 
+async def _timed(client: httpx.AsyncClient, urls: list[str]) -> Outcome:
+    started = time.monotonic()
+    status, said = await _verify(client, urls)
+    return status, f"{said} in {time.monotonic() - started:.1f} s"
+
+
+async def consent_abuse(client: httpx.AsyncClient, site: LoopbackSite) -> list[Outcome]:
+    """A consent wall whose script abuses the refusal's channel to the service (eval of
+    150 MB x4, 200 MB platform names x6, binding floods, a forged opt-in), and another user's
+    JavaScript page half a second later; each answer with its time."""
+    attack = asyncio.create_task(_timed(client, [site.url("/consent-abuse")]))
+    await asyncio.sleep(0.5)
+    other = await _timed(client, [site.url("/js-article")])
+    return [await attack, other]
+
+
 ATTACKS: dict[str, Attack] = {
     "answer parser x10": answer_parser,
     "zstd bomb 4 GiB": zstd_bomb,
@@ -170,6 +186,7 @@ ATTACKS: dict[str, Attack] = {
     "heavy PDFs x6": heavy_pdfs,
     "5 MB text page": big_text,
     "odd redirect/page/date": odd_input,
+    "consent channel abuse": consent_abuse,
 }
 
 

@@ -47,6 +47,8 @@ if TYPE_CHECKING:
         WebSocketRoute,
     )
 
+    from citation_verifier.fetch.consent import ConsentRefusal
+
 # Connection-level headers: they describe one hop, and our client sets its own.
 _HOP_HEADERS = frozenset(
     {
@@ -85,8 +87,29 @@ _TEXT_LENGTH = "() => document.body ? document.body.innerText.length : 0"
 # How long autoconsent may take to find a consent dialog, and then to refuse it.
 _CONSENT_DETECT_S = 2.0
 _CONSENT_FINISH_S = 5.0
-# No peer connections: WebRTC is a way around request interception.
-_INIT_SCRIPT = "delete window.RTCPeerConnection; delete window.webkitRTCPeerConnection;"
+# Closing a page's context after its deadline; past this the browser is closed instead.
+CLOSE_GRACE_S = 3.0
+# Calls a page may make to Playwright's binding function, and their size, per document.
+_BINDING_CALLS = 256
+_BINDING_CHARS = 64 * 1024
+# No peer connections: WebRTC is a way around request interception. And Playwright's binding
+# function, which every page script can call (Playwright's WebSocket routing talks through it),
+# passes only small calls, a few hundred per document: a page that called it with 200 MB
+# payloads kept Playwright's driver, which serves every render, busy for seconds each
+# (issue #48), and a 30 MB WebSocket URL reached the service.
+_INIT_SCRIPT = f"""delete window.RTCPeerConnection; delete window.webkitRTCPeerConnection;
+(() => {{
+  "use strict";
+  const binding = globalThis.__playwright__binding__;
+  if (typeof binding !== "function") return;
+  let calls = 0;
+  globalThis.__playwright__binding__ = (payload) => {{
+    if (typeof payload !== "string" || payload.length > {_BINDING_CHARS}) return;
+    if (calls >= {_BINDING_CALLS}) return;
+    calls += 1;
+    binding(payload);
+  }};
+}})();"""
 
 
 def browser_install_hint(settings: Settings) -> str:
@@ -161,6 +184,7 @@ class BrowserRenderer:
             timeout=httpx.Timeout(settings.fetch_timeout_s, connect=settings.connect_timeout_s),
             headers={"Accept-Encoding": ACCEPT_ENCODING},
         )
+        self._closing: set[asyncio.Task[None]] = set()
         self.launches = 0
         """How many times a browser process was started (tests assert static pages start none)."""
 
@@ -174,15 +198,18 @@ class BrowserRenderer:
         )
 
     async def aclose(self) -> None:
-        """Close the browser, the Playwright driver and the HTTP client."""
+        """Close the browser, the Playwright driver and the HTTP client (each within
+        :data:`CLOSE_GRACE_S`: a stuck browser does not hold up a shutdown)."""
+        if self._closing:  # pages of cancelled renders, closing within their own bound
+            await asyncio.wait(list(self._closing))
         browser, playwright = self._browser, self._playwright
         self._browser = self._playwright = None
         try:
             if browser is not None:
-                await browser.close()
+                await _closed_in_time(browser)  # if not, stopping its driver kills it
         finally:
             if playwright is not None:
-                await playwright.stop()
+                await _stopped_in_time(playwright)
             await self._client.aclose()
 
     async def start(self) -> None:
@@ -218,43 +245,101 @@ class BrowserRenderer:
     async def render(self, url: str, *, refuse_consent: bool = False) -> FetchedPage:
         """Load ``url`` in a fresh browser context, let its JavaScript run (network idle, bounded),
         and return the resulting DOM as an HTML page with the URL the browser ended on. With
-        ``refuse_consent`` a cookie-consent dialog is refused first (fetch/consent.py)."""
+        ``refuse_consent`` a cookie-consent dialog is refused first (fetch/consent.py).
+
+        The page gets ``RENDER_TIMEOUT_S``; closing its context afterwards gets
+        :data:`CLOSE_GRACE_S` more, and a context that will not close by then takes the browser
+        with it (the next render starts a new one), so an answer never waits on a stuck page."""
+        from citation_verifier.fetch.consent import ConsentRefusal, consent_rules_available
+
         browser = await self._started()
         async with self._slots:
             started = time.monotonic()
+            settings = self._settings
+            state = _PageState(
+                budget=settings.render_max_bytes,
+                requests_left=settings.render_max_requests,
+                deadline=asyncio.get_running_loop().time() + settings.render_timeout_s,
+                slots=asyncio.Semaphore(settings.render_request_concurrency),
+            )
+            refusal = ConsentRefusal() if refuse_consent and consent_rules_available() else None
+            opened: list[BrowserContext] = []
             try:
-                async with asyncio.timeout(self._settings.render_timeout_s):
-                    page = await self._render(browser, url, refuse_consent)
+                async with asyncio.timeout(settings.render_timeout_s):
+                    page = await self._render(browser, url, state, refusal, opened)
             except TimeoutError:
                 raise FetchFailed(
                     Reason.JS_REQUIRED,
-                    f"rendering did not finish within {self._settings.render_timeout_s:g} s",
+                    f"rendering did not finish within {settings.render_timeout_s:g} s",
                 ) from None
+            finally:
+                # Shielded: a render cancelled from outside (its request ended) still closes its
+                # page, in the background, within the same bound.
+                closing = asyncio.create_task(self._close_page(browser, state, refusal, opened))
+                self._closing.add(closing)
+                closing.add_done_callback(self._closing.discard)
+                await asyncio.shield(closing)
             page.extra["render_s"] = round(time.monotonic() - started, 3)
+            if refusal is not None:
+                page.extra["consent_messages"] = refusal.reports
+                page.extra["consent_chars"] = refusal.report_chars
             return page
 
-    async def _render(self, browser: Browser, url: str, refuse_consent: bool) -> FetchedPage:
+    async def _close_page(
+        self,
+        browser: Browser,
+        state: _PageState,
+        refusal: ConsentRefusal | None,
+        opened: list[BrowserContext],
+    ) -> None:
+        """The page is done, read or not: end its refusal, cancel its requests and close its
+        context, within :data:`CLOSE_GRACE_S`; past that, close the browser instead."""
+        if refusal is not None:
+            refusal.close()
+        try:
+            async with asyncio.timeout(CLOSE_GRACE_S):
+                await _stop_forwarding(state)
+                for context in opened:
+                    await _close_quietly(context)
+        except TimeoutError:
+            await self._discard(browser)
+
+    async def _discard(self, browser: Browser) -> None:
+        """Give up on ``browser`` (a context of it would not close): the next render launches a
+        new one. This one is closed; when even that hangs, its driver is stopped, which kills
+        it. Renders still running in it fail (``js_required``)."""
+        async with self._start_lock:
+            if self._browser is browser:
+                self._browser = None
+            if await _closed_in_time(browser):
+                return
+            # Every browser of this driver dies with it; the next render starts both anew.
+            playwright, self._playwright, self._browser = self._playwright, None, None
+        if playwright is not None:
+            await _stopped_in_time(playwright)
+
+    async def _render(
+        self,
+        browser: Browser,
+        url: str,
+        state: _PageState,
+        refusal: ConsentRefusal | None,
+        opened: list[BrowserContext],
+    ) -> FetchedPage:
         from playwright.async_api import Error as PlaywrightError
 
-        from citation_verifier.fetch.consent import ConsentRefusal, consent_rules_available
-
-        settings = self._settings
-        state = _PageState(
-            budget=settings.render_max_bytes,
-            requests_left=settings.render_max_requests,
-            deadline=asyncio.get_running_loop().time() + settings.render_timeout_s,
-            slots=asyncio.Semaphore(settings.render_request_concurrency),
-        )
         context = await browser.new_context(
             accept_downloads=False,
             service_workers="block",  # their requests would bypass interception
             user_agent=self._settings.user_agent,
         )
-        refusal = ConsentRefusal() if refuse_consent and consent_rules_available() else None
+        opened.append(context)
         try:
-            await context.add_init_script(_INIT_SCRIPT)
             if refusal is not None:
+                # First: the refusal keeps Playwright's binding function to itself, unbounded
+                # by what _INIT_SCRIPT allows the page.
                 await refusal.install(context)
+            await context.add_init_script(_INIT_SCRIPT)
             await context.route_web_socket("**/*", _refuse_websocket)
             await context.route("**/*", lambda route: self._answer(route, state))
             page = await context.new_page()
@@ -291,11 +376,6 @@ class BrowserRenderer:
             final_url = page.url
         except PlaywrightError as exc:
             raise FetchFailed(Reason.JS_REQUIRED, f"rendering failed: {_first_line(exc)}") from None
-        finally:
-            if refusal is not None:
-                await refusal.aclose()
-            await _stop_forwarding(state)
-            await _close_quietly(context)
         if len(body) > self._settings.max_body_bytes:
             raise FetchFailed(
                 Reason.TOO_LARGE,
@@ -518,6 +598,29 @@ async def _abort_quietly(route: Route) -> None:
 
     with contextlib.suppress(PlaywrightError):  # the page or context may already be gone
         await route.abort("blockedbyclient")
+
+
+async def _closed_in_time(browser: Browser) -> bool:
+    """Close ``browser``; False when it did not close within :data:`CLOSE_GRACE_S`."""
+    from playwright.async_api import Error as PlaywrightError
+
+    try:
+        async with asyncio.timeout(CLOSE_GRACE_S):
+            with contextlib.suppress(PlaywrightError):  # already gone
+                await browser.close()
+    except TimeoutError:
+        return False
+    return True
+
+
+async def _stopped_in_time(playwright: Playwright) -> None:
+    """Stop the Playwright driver (its browsers die with it), waiting at most
+    :data:`CLOSE_GRACE_S`."""
+    from playwright.async_api import Error as PlaywrightError
+
+    with contextlib.suppress(TimeoutError, PlaywrightError, OSError):
+        async with asyncio.timeout(CLOSE_GRACE_S):
+            await playwright.stop()
 
 
 async def _close_quietly(context: BrowserContext) -> None:
