@@ -98,6 +98,31 @@ async def run_claim(
     return fetcher, result.citations[0]
 
 
+LYING_TEXT = spa_shell(
+    """Object.defineProperty(HTMLElement.prototype, 'innerText', {
+  get: function () { return {length: '9'.repeat(1000)}; }
+});
+setTimeout(function () {
+  fetch('/api/article').then(function (r) { return r.json(); }).then(function (data) {
+    var main = document.createElement('article');
+    main.innerHTML = '<h1>' + data.title + '</h1>' +
+      data.paragraphs.map(function (p) { return '<p>' + p + '</p>'; }).join('');
+    document.getElementById('root').appendChild(main);
+  });
+}, 150);"""
+)
+
+
+async def test_a_page_that_fakes_its_text_length_is_still_read(
+    serve: Serve, settings: Settings, embedder: MiniLMEmbedder
+) -> None:
+    # The wait for the text to settle asks the page's own world, whose innerText it replaced.
+    site = serve({"/article": Page(LYING_TEXT), "/api/article": API})
+    _, verdict = await run_claim(settings, embedder, site.url("/article"))
+    assert verdict.rendered is True
+    assert verdict.label == Label.SUPPORTED, verdict.detail
+
+
 async def test_spa_text_after_js_and_delayed_xhr_is_supported_with_rendered_quote(
     serve: Serve, settings: Settings, embedder: MiniLMEmbedder
 ) -> None:

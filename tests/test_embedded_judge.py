@@ -208,3 +208,35 @@ def test_without_llama_cpp_the_error_says_what_to_install(
     monkeypatch.setitem(sys.modules, "llama_cpp", None)  # makes `import llama_cpp` fail
     with pytest.raises(ModelUnavailableError, match="local-llm"):
         _load(tmp_path / "model.gguf", 1)
+
+
+LOAD_WHILE_WRITING = """
+import sys, threading, time
+from citation_verifier.judge.llama import load_label_model
+from citation_verifier.judge.model_file import model_path
+from citation_verifier.settings import Settings
+path = model_path(Settings())
+loaded = threading.Event()
+threading.Thread(target=lambda: (load_label_model(path, 1), loaded.set()), daemon=True).start()
+n = 0
+while not loaded.is_set():
+    print(f"line {n}", file=sys.stderr, flush=True)
+    n += 1
+    time.sleep(0.005)
+print(f"wrote {n}", flush=True)
+"""
+
+
+def test_loading_the_model_leaves_the_other_threads_output_alone() -> None:
+    # llama-cpp-python pointed the process's stderr at /dev/null while it loaded a model: a
+    # service's log lines and a batch's Ctrl-C note from other threads were lost meanwhile.
+    import subprocess
+
+    done = subprocess.run(
+        [sys.executable, "-c", LOAD_WHILE_WRITING], capture_output=True, text=True, timeout=240
+    )
+    assert done.returncode == 0, done.stderr
+    wrote = int(done.stdout.split()[-1])
+    lines = [line for line in done.stderr.splitlines() if line.startswith("line ")]
+    assert wrote > 10 and len(lines) == wrote, f"{wrote - len(lines)} of {wrote} lines lost"
+    assert [line for line in done.stderr.splitlines() if not line.startswith("line ")] == []

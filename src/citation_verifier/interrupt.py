@@ -5,6 +5,8 @@ to finish what it runs (a model load, a generation, an extraction), and so does 
 interpreter's exit: tens of seconds in which the run looks hung. Work on a thread cannot be
 interrupted, and what it would produce is no longer wanted, so a run interrupted here unwinds
 its coroutines (finished rows are already on disk) and the process ends without joining them.
+The first Ctrl-C only asks for that (it never raises in the middle of other code); a second
+one interrupts at once.
 """
 
 from __future__ import annotations
@@ -12,8 +14,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import signal
 import sys
+import threading
 from collections.abc import Coroutine
+from types import FrameType
 from typing import Any, NoReturn, TypeVar
 
 T = TypeVar("T")
@@ -23,15 +28,34 @@ def run_interruptible(main: Coroutine[Any, Any, T]) -> T:
     """Run ``main`` as :func:`asyncio.run` does. On Ctrl-C, ``main`` is cancelled and
     KeyboardInterrupt raised once it has unwound, without waiting for worker threads: the
     caller reports and ends the process with :func:`exit_now`."""
-    runner = asyncio.Runner()
+    loop = asyncio.new_event_loop()
+    task = loop.create_task(main)
+    asked = threading.Event()
+
+    def on_sigint(signum: int, frame: FrameType | None) -> None:
+        if asked.is_set():
+            raise KeyboardInterrupt  # a second Ctrl-C: now
+        asked.set()
+        loop.call_soon_threadsafe(task.cancel)
+
+    in_main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGINT, on_sigint) if in_main else None
     try:
-        result = runner.run(main)
-    except KeyboardInterrupt:
-        raise  # no runner.close(): it would join the threads still running
-    except BaseException:
-        runner.close()
+        result = loop.run_until_complete(task)
+    except asyncio.CancelledError:
+        if asked.is_set():
+            raise KeyboardInterrupt from None  # no loop.close(): it joins the threads
         raise
-    runner.close()
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
+    if asked.is_set():  # the work ended on its own as the Ctrl-C came: still an interruption
+        raise KeyboardInterrupt
+    try:
+        loop.run_until_complete(loop.shutdown_asyncgens())
+        loop.run_until_complete(loop.shutdown_default_executor())
+    finally:
+        loop.close()
     return result
 
 

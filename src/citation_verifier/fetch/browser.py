@@ -83,7 +83,12 @@ CHROMIUM_ARGS = (
     "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
     "--webrtc-ip-handling-policy=disable_non_proxied_udp",
 )
-_TEXT_LENGTH = "() => document.body ? document.body.innerText.length : 0"
+# Runs in the page's world, whose globals the page may replace: typeof and a string's own length
+# cannot be, so only a number comes back (a page's made-up innerText could be anything else).
+_TEXT_LENGTH = (
+    "() => { const t = document.body ? document.body.innerText : ''; "
+    "return typeof t === 'string' ? t.length : 0; }"
+)
 # How long autoconsent may take to find a consent dialog, and then to refuse it.
 _CONSENT_DETECT_S = 2.0
 _CONSENT_FINISH_S = 5.0
@@ -428,9 +433,10 @@ class BrowserRenderer:
         last = -1
         while loop.time() < deadline:
             try:
-                length = int(await page.evaluate(_TEXT_LENGTH))
+                found = await page.evaluate(_TEXT_LENGTH)
             except PlaywrightError:
                 return  # the document is being replaced: the caller looks again
+            length = found if isinstance(found, int) else 0
             enough = length >= self._settings.readability_min_chars
             if length == last and (enough or loop.time() - started >= 1.0):
                 return

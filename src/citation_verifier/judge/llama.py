@@ -13,10 +13,15 @@ are not thread-safe, so calls on one model are serialised by its lock.
 from __future__ import annotations
 
 import atexit
+import contextlib
+import ctypes
+import functools
+import importlib
+import logging
 import math
 import os
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -177,12 +182,59 @@ def _load(path: Path, threads: int) -> Any:
                 "reinstall it with CMAKE_ARGS naming only this CPU's features (see the Makefile)"
             )
     try:
-        return Llama(
-            model_path=str(path),
-            n_ctx=_CONTEXT_TOKENS,
-            n_batch=512,
-            n_threads=threads or os.cpu_count() or 1,
-            verbose=False,
-        )
+        with _output_left_alone(llama_cpp):
+            return Llama(
+                model_path=str(path),
+                n_ctx=_CONTEXT_TOKENS,
+                n_batch=512,
+                n_threads=threads or os.cpu_count() or 1,
+                verbose=False,
+            )
     except (ValueError, RuntimeError) as error:
         raise ConfigurationError(f"cannot load the GGUF model {path}: {error}") from error
+
+
+class _Unsilenced:
+    """llama-cpp-python's ``suppress_stdout_stderr``, doing nothing."""
+
+    def __init__(self, disable: bool = True) -> None:
+        del disable
+
+    def __enter__(self) -> _Unsilenced:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+
+@contextlib.contextmanager
+def _output_left_alone(llama_cpp: Any) -> Iterator[None]:
+    """Load a model without llama-cpp-python pointing the process's stdout and stderr at
+    /dev/null meanwhile (its way of keeping llama.cpp quiet): in a threaded program that hid
+    every other thread's output for the load's second or two (a service's log lines, the note
+    of a batch stopped by Ctrl-C). llama.cpp is kept quiet instead by its log callback, which
+    hands its messages to our log at DEBUG: a load that fails raises, with the reason."""
+    names = ("llama_cpp.llama", "llama_cpp._internals")
+    modules: list[Any] = [importlib.import_module(name) for name in names]
+    llama_cpp.llama_log_set(_log_callback(llama_cpp), ctypes.c_void_p(0))
+    saved = [module.suppress_stdout_stderr for module in modules]
+    for module in modules:
+        module.suppress_stdout_stderr = _Unsilenced
+    try:
+        yield
+    finally:
+        for module, original in zip(modules, saved, strict=True):
+            module.suppress_stdout_stderr = original
+
+
+@functools.cache
+def _log_callback(llama_cpp: Any) -> Any:
+    """llama.cpp's log callback (kept alive here: C holds a pointer to it). Even its "errors"
+    are notes about the model file ("control-looking token ... probably a bug in the model")."""
+    log = logging.getLogger("citation_verifier.llama")
+
+    def forward(level: int, text: bytes, user_data: object) -> None:
+        del level, user_data
+        log.debug(text.decode("utf-8", "replace").rstrip())
+
+    return llama_cpp.llama_log_callback(forward)
