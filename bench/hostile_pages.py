@@ -5,8 +5,10 @@ the time it took, the service's peak RSS while it ran and the worst /health late
     python bench/hostile_pages.py --url http://127.0.0.1:8000 --pid 1234   # a running one
 
 The service must fetch loopback pages (ALLOW_PRIVATE_URLS=true; set for the one started here).
-Targets: /health under 0.5 s during every attack, RSS under 1.5 GB. Exit status 1 when one is
-missed or an attack got an HTTP 5xx.
+Targets: every answer within REQUEST_DEADLINE_S + 5 s, /health under 0.5 s during every attack,
+RSS under 1.5 GB and under 1 GB a minute after the attacks (``--settle``), and, for a service
+started here, SIGTERM ending it within 10 s with five long requests in flight. Exit status 1
+when one is missed or an attack got an HTTP 5xx.
 """
 
 from __future__ import annotations
@@ -30,6 +32,10 @@ from citation_verifier.demo.loopback import LoopbackSite
 
 HEALTH_TARGET_S = 0.5
 RSS_TARGET_MB = 1536.0
+SETTLED_RSS_TARGET_MB = 1024.0
+SIGTERM_TARGET_S = 10.0
+DEADLINE_TARGET_S = 65.0
+"""REQUEST_DEADLINE_S (60) + 5 s: the longest any answer may take."""
 CLAIM = "Water boils at 100 degrees Celsius at sea level."
 
 Outcome = tuple[int, str]
@@ -53,11 +59,16 @@ class Measure:
     @property
     def ok(self) -> bool:
         """The targets held and no request got a 5xx."""
+        took = [float(m.group(1)) for _, said in self.outcomes if (m := _TOOK.search(said))]
         return (
             self.health_max_s < HEALTH_TARGET_S
             and self.peak_rss_mb < RSS_TARGET_MB
             and all(status < 500 for status, _ in self.outcomes)
+            and all(seconds <= DEADLINE_TARGET_S for seconds in took)
         )
+
+
+_TOOK = re.compile(r" in ([\d.]+) s$")
 
 
 def rss_mb(pid: int) -> float:
@@ -178,6 +189,62 @@ async def consent_abuse(client: httpx.AsyncClient, site: LoopbackSite) -> list[O
     return [await attack, other]
 
 
+LONG_CLAIM = " ".join(f"Gate {n} of the old bridge opens at {n % 12 + 1} am." for n in range(140))
+WATER = (
+    "Water (sample {n}) boils at 100 degrees Celsius at sea level [1].",
+    "At higher altitudes water boils at a lower temperature, sample {n} shows [2].",
+    "Salt raises the boiling point of water slightly, by sample {n} [1].",
+)
+
+
+def long_answer(site: LoopbackSite, chars: int = 19_888) -> str:
+    """An answer of short statements citing two pages, ``chars`` characters long (sources
+    included): the longest the service accepts is 20,000."""
+    sources = f"\n\nSources:\n[1] {site.url('/tiny')}\n[2] {site.url('/controls')}\n"
+    text, n = "", 0
+    while len(text) + len(sources) < chars:
+        text += WATER[n % len(WATER)].format(n=n) + " "
+        n += 1
+    return text[: chars - len(sources)].rstrip() + sources
+
+
+async def _timed_post(client: httpx.AsyncClient, path: str, body: dict[str, object]) -> Outcome:
+    started = time.monotonic()
+    try:
+        response = await client.post(path, json=body)
+    except httpx.TimeoutException:
+        return 0, f"client left after {time.monotonic() - started:.1f} s"
+    status, said = _outcome(response)
+    return status, f"{said} in {time.monotonic() - started:.1f} s"
+
+
+async def long_claim(client: httpx.AsyncClient, site: LoopbackSite) -> list[Outcome]:
+    """A 4,969-character claim of 140 short sentences (once 142 parts and 145 s)."""
+    claim = LONG_CLAIM[:4968] + "."
+    return [await _timed_post(client, "/verify", {"claim": claim, "urls": [site.url("/tiny")]})]
+
+
+async def long_requests(client: httpx.AsyncClient, site: LoopbackSite) -> list[Outcome]:
+    """Five long requests at once (two 19,888-character answers, three 5,000-character claims;
+    once none answered in 400 s), five more from clients that hang up after 5 s, and another
+    user's page; each answer with its time."""
+    claim = (LONG_CLAIM * 2)[:4999] + "."
+    asked = [
+        *(_timed_post(client, "/check-answer", {"answer": long_answer(site)}) for _ in range(2)),
+        *(
+            _timed_post(client, "/verify", {"claim": claim, "urls": [site.url("/tiny")]})
+            for _ in range(3)
+        ),
+    ]
+    outcomes = list(await asyncio.gather(*asked))
+    async with httpx.AsyncClient(base_url=client.base_url, timeout=5) as leaving:
+        gone = [
+            _timed_post(leaving, "/check-answer", {"answer": long_answer(site)}) for _ in range(5)
+        ]
+        outcomes += await asyncio.gather(*gone)
+    return [*outcomes, await _timed(client, [site.url("/tiny")])]
+
+
 ATTACKS: dict[str, Attack] = {
     "answer parser x10": answer_parser,
     "zstd bomb 4 GiB": zstd_bomb,
@@ -187,6 +254,8 @@ ATTACKS: dict[str, Attack] = {
     "5 MB text page": big_text,
     "odd redirect/page/date": odd_input,
     "consent channel abuse": consent_abuse,
+    "claim of 140 sentences": long_claim,
+    "long requests x5 +5 left": long_requests,
 }
 
 
@@ -270,15 +339,43 @@ async def run(args: argparse.Namespace) -> int:
                     f"{_summary(result.outcomes)}{'' if result.ok else '  MISSED'}",
                     flush=True,
                 )
+            settled_ok, stopped_ok = True, True
+            if process is not None and args.settle:
+                await asyncio.sleep(args.settle)
+                settled = rss_mb(process.pid)
+                settled_ok = settled < SETTLED_RSS_TARGET_MB
+                print(f"service RSS {args.settle:.0f} s after the attacks: {settled:.0f} MB")
+            if process is not None:
+                took = await sigterm_under_load(process, url, site)
+                stopped_ok = took < SIGTERM_TARGET_S
+                print(f"SIGTERM with five long requests in flight: exited in {took:.1f} s")
     finally:
-        if process is not None:
+        if process is not None and process.poll() is None:
             process.terminate()
             process.wait(timeout=30)
     print(
-        f"targets: /health < {HEALTH_TARGET_S} s, service RSS < {RSS_TARGET_MB:.0f} MB, no 5xx "
-        "(the browser's memory is shown apart: RENDER_* and BROWSER_PAGES bound it)"
+        f"targets: every answer within REQUEST_DEADLINE_S + 5 s (65 s), /health < "
+        f"{HEALTH_TARGET_S} s, service RSS < {RSS_TARGET_MB:.0f} MB and < "
+        f"{SETTLED_RSS_TARGET_MB:.0f} MB a minute after, SIGTERM exit < {SIGTERM_TARGET_S:.0f} s, "
+        "no 5xx (the browser's memory is shown apart: RENDER_* and BROWSER_PAGES bound it)"
     )
-    return 0 if all(r.ok for r in results) else 1
+    return 0 if all(r.ok for r in results) and settled_ok and stopped_ok else 1
+
+
+async def sigterm_under_load(process: subprocess.Popen[str], url: str, site: LoopbackSite) -> float:
+    """Seconds from SIGTERM to the service's exit, with five long requests in flight."""
+    async with httpx.AsyncClient(base_url=url, timeout=120) as client:
+        claim = (LONG_CLAIM * 2)[:4999] + "."
+        body = {"claim": claim, "urls": [site.url("/tiny")]}
+        flight = [asyncio.create_task(client.post("/verify", json=body)) for _ in range(5)]
+        await asyncio.sleep(3)
+        process.terminate()
+        asked = time.monotonic()
+        while process.poll() is None and time.monotonic() - asked < 60:
+            await asyncio.sleep(0.05)
+        took = time.monotonic() - asked
+        await asyncio.gather(*flight, return_exceptions=True)
+    return took
 
 
 def main() -> None:
@@ -287,6 +384,12 @@ def main() -> None:
     parser.add_argument("--url", help="A running service (default: start one here).")
     parser.add_argument("--pid", type=int, help="Its process id, for the RSS (with --url).")
     parser.add_argument("--only", help="Run the attacks whose name contains this.")
+    parser.add_argument(
+        "--settle",
+        type=float,
+        default=60.0,
+        help="Seconds to wait after the attacks before reading the RSS again (0: skip).",
+    )
     raise SystemExit(asyncio.run(run(parser.parse_args())))
 
 

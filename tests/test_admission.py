@@ -48,3 +48,19 @@ async def test_a_wait_longer_than_the_timeout_is_refused() -> None:
 def test_at_least_one_slot_is_required() -> None:
     with pytest.raises(ValueError):
         Admission(max_in_flight=0, max_waiting=1, wait_timeout_s=1, retry_after_s=1)
+
+
+async def test_the_idle_callback_runs_when_the_last_request_leaves() -> None:
+    idle: list[int] = []
+    admission = Admission(
+        max_in_flight=2,
+        max_waiting=4,
+        wait_timeout_s=5,
+        retry_after_s=3,
+        on_idle=lambda: idle.append(1),
+    )
+    await asyncio.gather(*(_hold(admission, 0.05 * n) for n in (1, 2, 3)))
+    # Three requests overlapping: the service went idle once, after the last.
+    assert idle == [1]
+    await _hold(admission, 0)
+    assert idle == [1, 1]

@@ -603,3 +603,33 @@ async def test_text_written_by_a_timer_after_the_network_went_quiet_is_read(
     finally:
         await renderer.aclose()
     assert root_text(page) == "late text"
+
+
+async def test_the_browser_runs_at_a_lower_cpu_priority_than_the_service(
+    serve: Serve, settings: Settings
+) -> None:
+    """Four renderers on two cores left the service's /health waiting up to 1.1 s; Chromium
+    and the Playwright driver now yield the CPU to it (renderers inherit the niceness)."""
+    from citation_verifier.fetch.browser_priority import BROWSER_NICENESS, descendants
+
+    site = serve({"/article": Page(STATIC)})
+    renderer = BrowserRenderer(settings)
+    try:
+        page = await renderer.render(site.url("/article"))
+        started = descendants(os.getpid())
+        niceness = {}
+        for pid in started:
+            try:
+                name = Path(f"/proc/{pid}/comm").read_text().strip()
+                niceness[f"{name}:{pid}"] = os.getpriority(os.PRIO_PROCESS, pid)
+            except OSError:
+                continue
+    finally:
+        await renderer.aclose()
+    assert ARTICLE[0].encode() in page.body
+    browser = {name: nice for name, nice in niceness.items() if "chrom" in name.lower()}
+    assert browser, niceness
+    # Each process's main thread (what top shows). Chromium sets its background helpers to
+    # niceness 5 itself, and as root may give a thread it starts later a niceness of its own.
+    assert max(browser.values()) == BROWSER_NICENESS, browser
+    assert min(browser.values()) > os.getpriority(os.PRIO_PROCESS, 0) == 0, browser

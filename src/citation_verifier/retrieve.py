@@ -54,6 +54,17 @@ def cpu_session(path: Path, threads: int) -> Any:
     return onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
 
 
+def run_and_release(session: Any, outputs: list[str], feeds: dict[str, Any]) -> Any:
+    """``session.run``, then the CPU memory arena shrunk back: a 5 MB page's batches otherwise
+    keep a few hundred MB for the life of the process (measured: same speed, 150 MB less RSS
+    after 512 passages)."""
+    import onnxruntime
+
+    options = onnxruntime.RunOptions()
+    options.add_run_config_entry("memory.enable_memory_arena_shrinkage", "cpu:0")
+    return session.run(outputs, feeds, options)
+
+
 def _installed_minilm_files() -> tuple[Path, Path]:
     """The int8 ONNX weights (an installed package) and the tokenizer (shipped with us)."""
     try:
@@ -107,7 +118,8 @@ class MiniLMEmbedder:
             encodings = tokenizer.encode_batch(list(texts[start : start + _BATCH]))
             ids = np.array([e.ids for e in encodings], dtype=np.int64)
             mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
-            hidden = session.run(
+            hidden = run_and_release(
+                session,
                 ["last_hidden_state"],
                 {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)},
             )[0]

@@ -33,6 +33,7 @@ import httpx
 from citation_verifier import extract
 from citation_verifier.fetch.base import FetchedPage, FetchFailed
 from citation_verifier.fetch.body import ACCEPT_ENCODING, read_capped
+from citation_verifier.fetch.browser_priority import lower_browser_priority
 from citation_verifier.fetch.ssrf import pinned_request, resolve_allowed
 from citation_verifier.models import Reason
 from citation_verifier.settings import Settings
@@ -245,6 +246,7 @@ class BrowserRenderer:
                     Reason.JS_REQUIRED, f"the browser could not start: {_first_line(exc)}"
                 ) from None
             self.launches += 1
+            await asyncio.to_thread(lower_browser_priority)
             return self._browser
 
     async def render(self, url: str, *, refuse_consent: bool = False) -> FetchedPage:
@@ -348,6 +350,7 @@ class BrowserRenderer:
             await context.route_web_socket("**/*", _refuse_websocket)
             await context.route("**/*", lambda route: self._answer(route, state))
             page = await context.new_page()
+            await asyncio.to_thread(lower_browser_priority)  # the new renderer's threads
             try:
                 await page.goto(url, wait_until="domcontentloaded")
             except PlaywrightError as exc:

@@ -29,6 +29,7 @@ from urllib.parse import urlsplit
 from citation_verifier import extract
 from citation_verifier.models import Reason
 from citation_verifier.net.retry_after import retry_after_s
+from citation_verifier.windowed_search import finditer, search
 
 
 @dataclass(frozen=True)
@@ -140,6 +141,7 @@ _CONSENT_FORM = re.compile(
 _CONSENT_HOSTS = ("consent.google.", "consent.youtube.")
 # --- login walls -----------------------------------------------------------------------------
 _PASSWORD_INPUT = _rx(r"<input\b[^>]*\btype\s*=\s*[\"']?password\b")
+_ASKS = _rx(r"<(?:input|select|button)\b")
 _LOGIN_PATH = _rx(
     r"/(?:log-?in|sign-?in|signon|auth(?:wall)?|sso|session/new|accounts?/(?:log-?in|sign-?in))"
     r"(?:/|\.\w+)?$",
@@ -255,9 +257,9 @@ def paywall(seen: Seen, max_outside_chars: int) -> Wall | None:
     a subscribers-only notice on a page with little else: the page is judged on its readable
     part, and this says what to report when that part does not settle the claim."""
     evidence = []
-    if _FREE_FALSE_JSON.search(seen.html) or _FREE_FALSE_MICRODATA.search(seen.html):
+    if search(_FREE_FALSE_JSON, seen.html) or search(_FREE_FALSE_MICRODATA, seen.html):
         evidence.append("schema.org isAccessibleForFree: false")
-    notice = _PAYWALL_TEXT.search(seen.text)
+    notice = search(_PAYWALL_TEXT, seen.text)
     if notice and (evidence or _Page(seen, max_outside_chars).nearly_all):
         evidence.append(f"notice {notice.group(0)!r}")
     return Wall(Reason.PAYWALLED, tuple(evidence)) if evidence else None
@@ -271,7 +273,7 @@ def _rate_or_legal(page: _Page) -> Wall | None:
         return Wall(Reason.RATE_LIMITED, (f"HTTP 429{said}",), wait)
     if seen.status == 451:
         return Wall(Reason.GEO_BLOCKED, ("HTTP 451 Unavailable For Legal Reasons",))
-    if _bare(seen) and (found := _RATE_TEXT.search(seen.text)):
+    if _bare(seen) and (found := search(_RATE_TEXT, seen.text)):
         return Wall(Reason.RATE_LIMITED, (f"text {found.group(0)!r}",))
     return None
 
@@ -286,11 +288,11 @@ def _challenge(page: _Page) -> Wall | None:
         evidence.append(f"header x-amzn-waf-action: {waf_action}")
     if evidence:  # these headers are sent on challenge responses only
         return Wall(Reason.BOT_CHALLENGE, tuple(evidence))
-    evidence = [name for name, pattern in _CHALLENGE_MARKUP if pattern.search(seen.html)]
+    evidence = [name for name, pattern in _CHALLENGE_MARKUP if search(pattern, seen.html)]
     if "x-datadome" in headers and seen.status >= 400:
         evidence.append("header x-datadome on an error status")
-    text = _CHALLENGE_TEXT.search(seen.text) or _CHALLENGE_TEXT.search(_title(seen.html))
-    widget = _CAPTCHA_WIDGET.search(seen.html)
+    text = search(_CHALLENGE_TEXT, seen.text) or _CHALLENGE_TEXT.search(_title(seen.html))
+    widget = search(_CAPTCHA_WIDGET, seen.html)
     if widget and text:
         evidence.append(f"captcha widget {widget.group(0)!r}")
     # Without markup (a crawling API's Markdown) the challenge's own words must do.
@@ -307,9 +309,9 @@ def _consent(page: _Page) -> Wall | None:
     host = (urlsplit(seen.final_url).hostname or "").lower()
     if host.startswith(_CONSENT_HOSTS):
         return Wall(Reason.CONSENT_WALL, (f"redirected to {host}",))
-    if form := _CONSENT_FORM.search(seen.html):  # Google's interstitial is a consent form
+    if form := search(_CONSENT_FORM, seen.html):  # Google's interstitial is a consent form
         return Wall(Reason.CONSENT_WALL, (f"a consent form posting to {form.group(1)}",))
-    frameworks = [name for name, pattern in _CONSENT_MARKUP if pattern.search(seen.html)]
+    frameworks = [name for name, pattern in _CONSENT_MARKUP if search(pattern, seen.html)]
     phrases = _phrases(_CONSENT_TEXT, seen.text)
     if ((frameworks and phrases) or len(phrases) >= 2) and page.nearly_all:
         evidence = [f"consent framework {name}" for name in frameworks]
@@ -321,8 +323,8 @@ def _consent(page: _Page) -> Wall | None:
 def _login(page: _Page) -> Wall | None:
     seen = page.seen
     final_path = urlsplit(seen.final_url).path
-    form = _PASSWORD_INPUT.search(seen.html)
-    phrase = _LOGIN_TEXT.search(seen.text)
+    form = search(_PASSWORD_INPUT, seen.html)
+    phrase = search(_LOGIN_TEXT, seen.text)
     found = (["a password form"] if form else []) + (
         [f"text {phrase.group(0)!r}"] if phrase else []
     )
@@ -366,7 +368,7 @@ def _age(page: _Page) -> Wall | None:
     seen = page.seen
     phrases = _phrases(_AGE_TEXT, seen.text)
     # The gate asks for something (a form); Markdown without markup cannot show it.
-    asks = not seen.html or re.search(r"<(?:input|select|button)\b", seen.html, re.I) is not None
+    asks = not seen.html or search(_ASKS, seen.html) is not None
     if phrases and asks and page.nearly_all:
         return Wall(Reason.AGE_GATE, tuple(f"text {p!r}" for p in phrases[:2]))
     return None
@@ -374,7 +376,7 @@ def _age(page: _Page) -> Wall | None:
 
 def _geo(page: _Page) -> Wall | None:
     seen = page.seen
-    found = _GEO_TEXT.search(seen.text) or _GEO_TEXT.search(_title(seen.html))
+    found = search(_GEO_TEXT, seen.text) or _GEO_TEXT.search(_title(seen.html))
     if found and page.nearly_all:
         return Wall(Reason.GEO_BLOCKED, (f"text {found.group(0)!r}",))
     return None
@@ -384,7 +386,7 @@ def _denied(page: _Page) -> Wall | None:
     seen = page.seen
     if seen.status in (401, 403):
         return Wall(Reason.BLOCKED, (f"HTTP {seen.status} with no wall we recognise",))
-    if _bare(seen) and (found := _DENIED_TEXT.search(seen.text)):
+    if _bare(seen) and (found := search(_DENIED_TEXT, seen.text)):
         return Wall(Reason.BLOCKED, (f"text {found.group(0)!r}",))
     return None
 
@@ -396,7 +398,7 @@ def _bare(seen: Seen) -> bool:
 
 def _phrases(pattern: re.Pattern[str], text: str) -> list[str]:
     seen: dict[str, None] = {}
-    for match in pattern.finditer(text):
+    for match in finditer(pattern, text):
         seen.setdefault(match.group(0).lower(), None)
     return list(seen)
 

@@ -21,7 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from citation_verifier.errors import ModelUnavailableError
-from citation_verifier.retrieve import MINILM_TOKENIZER, cpu_session
+from citation_verifier.retrieve import MINILM_TOKENIZER, cpu_session, run_and_release
 
 Probabilities = npt.NDArray[np.float32]
 """One row per text: P(supported), P(contradicted), P(not_found)."""
@@ -164,7 +164,7 @@ class CheckerModel:
                 "attention_mask": np.array([e.attention_mask for e in encodings], dtype=np.int64),
                 "token_type_ids": np.array([e.type_ids for e in encodings], dtype=np.int64),
             }
-            logits = session.run(["logits"], feeds)[0].astype(np.float64)
+            logits = run_and_release(session, ["logits"], feeds)[0].astype(np.float64)
             logits -= logits.max(axis=1, keepdims=True)
             exp = np.exp(logits)
             out.append((exp / exp.sum(axis=1, keepdims=True)).astype(np.float32))

@@ -5,7 +5,7 @@ come back (429 + Retry-After) instead."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
 
@@ -19,10 +19,16 @@ class Overloaded(Exception):
 
 class Admission:
     """At most ``max_in_flight`` holders at once; at most ``max_waiting`` callers waiting, each
-    for at most ``wait_timeout_s`` seconds. Use from one event loop."""
+    for at most ``wait_timeout_s`` seconds. ``on_idle`` is called each time the last holder
+    leaves. Use from one event loop."""
 
     def __init__(
-        self, max_in_flight: int, max_waiting: int, wait_timeout_s: float, retry_after_s: int
+        self,
+        max_in_flight: int,
+        max_waiting: int,
+        wait_timeout_s: float,
+        retry_after_s: int,
+        on_idle: Callable[[], None] | None = None,
     ) -> None:
         if max_in_flight < 1:
             raise ValueError("max_in_flight must be at least 1")
@@ -33,6 +39,7 @@ class Admission:
         self._slots = asyncio.Semaphore(max_in_flight)
         self.in_flight = 0
         self.waiting = 0
+        self._on_idle = on_idle
 
     @asynccontextmanager
     async def slot(self) -> AsyncIterator[None]:
@@ -62,3 +69,5 @@ class Admission:
         finally:
             self.in_flight -= 1
             self._slots.release()
+            if self.in_flight == 0 and self._on_idle is not None:
+                self._on_idle()

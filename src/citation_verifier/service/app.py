@@ -35,6 +35,7 @@ from citation_verifier.errors import ConfigurationError, plain_message
 from citation_verifier.models import VerifyRequest, VerifyResult
 from citation_verifier.retrieve import Embedder
 from citation_verifier.service.admission import Admission, Overloaded
+from citation_verifier.service.heap import heap_trimmer, trim_when_idle
 from citation_verifier.service.hosts import HostCheck, allowed_hosts
 from citation_verifier.service.limits import (
     answer_length_problem,
@@ -266,6 +267,7 @@ def create_app(
         settings.service_max_waiting,
         settings.service_wait_timeout_s,
         settings.service_retry_after_s,
+        on_idle=trim_when_idle(heap_trimmer()),
     )
     metrics.in_flight.set_function(lambda: admission.in_flight)
     metrics.waiting.set_function(lambda: admission.waiting)
