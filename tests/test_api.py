@@ -15,8 +15,10 @@ from pydantic import SecretStr, ValidationError
 from batch_helpers import CountingEmbedder
 from citation_verifier.demo.loopback import LoopbackSite, Page, Route
 from citation_verifier.demo.site import BOILING_HTML, demo_routes, example_answer
+from citation_verifier.judge.calibration import review_priority
+from citation_verifier.models import Label
 from citation_verifier.retrieve import MiniLMEmbedder
-from citation_verifier.service.app import create_app
+from citation_verifier.service.app import WEB_DIR, create_app
 from citation_verifier.service.server import BackgroundServer
 from citation_verifier.settings import Settings
 
@@ -111,6 +113,37 @@ def test_verify_labels_the_false_water_claim_contradicted(
     ).json()
     assert body["overall"] == "contradicted"
     assert body["citations"][0]["evidence_quote"] == WATER_100
+
+
+def test_a_verdict_under_review_below_comes_back_marked_with_its_reason(
+    start: Callable[[Settings], BackgroundServer], site: LoopbackSite
+) -> None:
+    water, dead = site.url("/articles/water-boiling-point"), site.url("/old-report")
+    strict = start(_settings(review_below=1.0))
+    body = httpx.post(
+        strict.url + "/verify", json={"claim": WATER_50, "urls": [water, dead]}, timeout=30
+    ).json()
+    judged, unread = body["citations"]
+    assert judged["label"] == "contradicted" and judged["confidence"] < 1.0
+    assert judged["needs_review"] is True
+    assert judged["review_reason"].endswith(
+        f"(confidence {judged['confidence']:.2f} < REVIEW_BELOW 1)"
+    )
+    assert (unread["needs_review"], unread["review_reason"]) == (False, None)  # not judged
+    assert body["needs_review"] is True
+    answer = {"answer": f"{WATER_50[:-1]} [1].", "citations": [water]}
+    statement = httpx.post(strict.url + "/check-answer", json=answer, timeout=30).json()
+    [cited] = statement["statements"][0]["citations"]
+    assert cited["needs_review"] is True and "< REVIEW_BELOW 1)" in cited["review_reason"]
+    relaxed = start(_settings(review_below=0.0))
+    body = httpx.post(
+        relaxed.url + "/verify", json={"claim": WATER_50, "urls": [water]}, timeout=30
+    ).json()
+    assert body["needs_review"] is False
+    assert (body["citations"][0]["needs_review"], body["citations"][0]["review_reason"]) == (
+        False,
+        None,
+    )
 
 
 @pytest.mark.parametrize(
@@ -373,6 +406,18 @@ def test_the_web_page_is_served_with_its_assets_and_no_external_resources(
     assert '<label for="claim">' in page.text and '<label for="urls">' in page.text
     for ref in references:
         assert httpx.get(service.url + ref).status_code == 200
+
+
+def test_the_web_pages_review_order_weighs_labels_as_review_priority_does() -> None:
+    # The page orders "Look at these first" itself: its weights must be review_priority's (the
+    # cost of a wrong verdict of each label: review_priority at confidence 0).
+    script = (WEB_DIR / "app.js").read_text(encoding="utf-8")
+    found = re.search(r"const REVIEW_WEIGHT = \{([^}]*)\}", script)
+    assert found, "REVIEW_WEIGHT not found in app.js"
+    weights = {k: float(v) for k, v in re.findall(r"(\w+): ([\d.]+)", found.group(1))}
+    expected = {label.value: review_priority(label, 0.0) for label in Label}
+    assert {label: weights.get(label, 0.0) for label in expected} == expected
+    assert set(weights) <= set(expected)
 
 
 def test_the_openapi_schema_documents_verify_with_the_water_example(

@@ -130,6 +130,38 @@ def test_cli_batch_reports_invalid_lines_and_continues(
     assert "<svg" in html.read_text(encoding="utf-8")
 
 
+def test_batch_counts_lists_and_writes_the_verdicts_that_need_review(
+    tmp_path: Path, serve: Serve, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from citation_verifier.demo.site import BOILING_HTML
+
+    site = serve({"/boil": Page(BOILING_HTML)})
+    boil = site.url("/boil")
+    record: dict[str, object] = {
+        "id": "w",
+        "claim": "Water boils at 50 degrees Celsius at sea level.",
+        "urls": [boil, site.url("/gone")],
+    }
+    inputs = write_jsonl(tmp_path / "in.jsonl", [record])
+    monkeypatch.setenv("ALLOW_PRIVATE_URLS", "true")
+    monkeypatch.setenv("REVIEW_BELOW", "1.0")  # every judged verdict under 1 is marked
+    out, html = tmp_path / "report.csv", tmp_path / "report.html"
+    result = CliRunner().invoke(
+        app, ["batch", str(inputs), "--out", str(out), "--html", str(html), "--quiet"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "needs_review=1 (confidence under REVIEW_BELOW: a person should look)" in result.output
+    with out.open(encoding="utf-8", newline="") as handle:
+        judged, dead = csv.DictReader(handle)
+    assert (judged["label"], judged["needs_review"]) == ("contradicted", "True")
+    assert "< REVIEW_BELOW 1)" in judged["review_reason"]
+    assert (dead["needs_review"], dead["review_reason"]) == ("False", "")
+    page = html.read_text(encoding="utf-8")
+    section = page[page.index("Look at these first") : page.index("<h2>Citations</h2>")]
+    assert section.count('<tr class="review">') == 1
+    assert "contradicted" in section and "&lt; REVIEW_BELOW 1)" in section
+
+
 def test_progress_bar_shows_citations_per_second_unless_quiet(
     tmp_path: Path, serve: Serve, monkeypatch: pytest.MonkeyPatch
 ) -> None:

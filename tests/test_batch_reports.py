@@ -77,6 +77,8 @@ def test_csv_has_one_row_per_citation_with_the_issue_columns_first() -> None:
         "original_status",
         "rid",
         "credits",
+        "needs_review",
+        "review_reason",
     ]
     assert table[0]["evidence_quote"] == 'It boils at 100 °C, "at sea level".'
     assert (table[0]["rid"], table[0]["credits"], table[0]["reason"]) == ("rid-1", "1.5", "")
@@ -222,3 +224,73 @@ def test_html_report_summary_is_a_table_with_words_for_each_figure() -> None:
     assert figures["Crawling API credits"] == "1.5"
     # Each figure also says what it means.
     assert summary.count('<td class="meaning">') == len(figures)
+
+
+def _doubtful(rid: str, label: Label, confidence: float, statement: int | None = None) -> ResultRow:
+    why = f"model unsure (confidence {confidence:.2f} < REVIEW_BELOW 0.7)"
+    return ResultRow(
+        id=rid,
+        index=0,
+        statement=statement,
+        claim=f"Claim of {rid}.",
+        verdict=UrlVerdict(
+            url=f"https://e.example/{rid}",
+            label=label,
+            confidence=confidence,
+            evidence_quote="q" if label != Label.NOT_FOUND else None,
+            needs_review=True,
+            review_reason=why,
+        ),
+    )
+
+
+REVIEW_ROWS = [
+    _doubtful("n1", Label.NOT_FOUND, 0.4),
+    ROWS[0],
+    _doubtful("c1", Label.CONTRADICTED, 0.5),
+    _doubtful("s1", Label.SUPPORTED, 0.6, statement=1),
+]
+
+
+def test_csv_and_json_reports_carry_needs_review_and_its_reason(tmp_path: Path) -> None:
+    table = {r["id"]: r for r in csv.DictReader(io.StringIO(csv_text(REVIEW_ROWS)))}
+    assert (table["c1"]["needs_review"], table["r1"]["needs_review"]) == ("True", "False")
+    assert table["c1"]["review_reason"] == "model unsure (confidence 0.50 < REVIEW_BELOW 0.7)"
+    assert table["r1"]["review_reason"] == ""
+    out = tmp_path / "report.json"
+    write_report(out, REVIEW_ROWS, summarize(REVIEW_ROWS, invalid_lines=0), "json")
+    document = json.loads(out.read_text(encoding="utf-8"))
+    assert document["summary"]["needs_review"] == 3
+    flags = {c["id"]: (c["needs_review"], c["review_reason"]) for c in document["citations"]}
+    assert flags["r1"] == (False, None)
+    assert flags["n1"] == (True, "model unsure (confidence 0.40 < REVIEW_BELOW 0.7)")
+
+
+def _review_section(page: str) -> str:
+    return page[
+        page.index('<h2 id="review">Look at these first</h2>') : page.index("<h2>Citations</h2>")
+    ]
+
+
+def test_html_report_lists_the_verdicts_to_look_at_first_most_consequential_first() -> None:
+    page = html_report(REVIEW_ROWS, summarize(REVIEW_ROWS, invalid_lines=0))
+    assert page.index("Look at these first") < page.index("<h2>Citations</h2>")
+    section = _review_section(page)
+    rows = re.findall(r'<tr class="review">(.*?)</tr>', section)
+    # Chance wrong × cost of a wrong label: supported 3 × 0.4 > contradicted 2 × 0.5 >
+    # not_found 1 × 0.6; r1 needs no review and is not listed.
+    cells = [re.findall(r"<td[^>]*>(.*?)</td>", row) for row in rows]
+    assert [c[0] for c in cells] == ["s1 · statement 2", "c1", "n1"]
+    first = cells[0]
+    assert first[1] == "Claim of s1."
+    assert first[2] == "https:/<wbr>/<wbr>e.example/<wbr>s1"
+    assert (first[3], first[4]) == ("supported", "0.60")
+    assert first[5] == "model unsure (confidence 0.60 &lt; REVIEW_BELOW 0.7)"
+    figures = dict(re.findall(r'<th scope="row">([^<]+)</th><td class="figure">([^<]*)</td>', page))
+    assert figures["Needs review"] == "3"
+
+
+def test_html_report_says_when_no_verdict_needs_review() -> None:
+    section = _review_section(html_report(ROWS, summarize(ROWS, invalid_lines=0)))
+    assert "None: no verdict needs review." in section
+    assert "<table" not in section

@@ -42,3 +42,15 @@ def test_credits_are_totalled_per_batch() -> None:
     summary = summarize(rows, invalid_lines=0)
     assert summary.credits == 2.5
     assert "credits=2.5" in summary_lines(summary)
+
+
+def test_the_summary_counts_the_verdicts_that_need_review() -> None:
+    rows = [_row(n, Label.SUPPORTED) for n in range(3)]
+    rows[1].verdict.needs_review = True
+    rows[1].verdict.review_reason = "model unsure (confidence 0.55 < REVIEW_BELOW 0.7)"
+    summary = summarize(rows, invalid_lines=0)
+    assert summary.needs_review == 1
+    assert "needs_review=1 (confidence under REVIEW_BELOW: a person should look)" in (
+        summary_lines(summary)
+    )
+    assert summarize(rows[:1], invalid_lines=0).needs_review == 0

@@ -61,6 +61,26 @@ def test_check_answer_fail_on_gates_on_statement_labels(site: LoopbackSite, tmp_
     assert "--fail-on: 2 statement(s) contradicted, uncited" in done.stderr
 
 
+def test_check_answer_marks_a_verdict_that_needs_review_and_fail_on_needs_review_gates(
+    site: LoopbackSite, tmp_path: Path
+) -> None:
+    answer = tmp_path / "answer.md"
+    answer.write_text(example_answer(site.base_url), encoding="utf-8")
+    done = run("check-answer", str(answer), "--fail-on", "needs_review", REVIEW_BELOW="1.0")
+    assert done.returncode == ExitCode.FAIL_ON, done.stderr
+    # Statement 4 is contradicted by the water page: its verdict line, its quote, then the mark.
+    report = done.stdout.splitlines()
+    water = site.url("/articles/water-boiling-point")
+    at = report.index(f"   contradicted  {water}")
+    assert report[at + 2].startswith("     needs review: ")
+    assert "< REVIEW_BELOW 1)" in report[at + 2]
+    assert f"statement 4, {water} (contradicted): " in done.stderr
+    assert "statement(s) needs_review" in done.stderr
+    relaxed = run("check-answer", str(answer), "--fail-on", "needs_review", REVIEW_BELOW="0")
+    assert relaxed.returncode == ExitCode.OK, relaxed.stderr
+    assert "needs review" not in relaxed.stdout + relaxed.stderr
+
+
 @pytest.mark.parametrize(
     ("content", "message"),
     [('{"answer": ', "not valid JSON"), ('{"answer": "x", "citations": 3}', "citations")],

@@ -10,7 +10,8 @@ from collections.abc import Callable, Mapping
 
 from citation_verifier.demo.loopback import LoopbackSite, Page, Route
 from citation_verifier.demo.site import BOILING_HTML
-from citation_verifier.terminal import ExitCode
+from citation_verifier.models import Label, UrlVerdict
+from citation_verifier.terminal import ExitCode, review_lines
 
 Serve = Callable[[Mapping[str, Route]], LoopbackSite]
 CLAIM = "Water boils at 100 degrees Celsius at sea level."
@@ -60,12 +61,72 @@ def test_verify_piped_prints_only_table_rows_on_stdout(serve: Serve) -> None:
     done = run("verify", CLAIM, site.url("/boil"), site.url("/gone"))
     assert done.returncode == 0, done.stderr
     rows = [line.split("\t") for line in done.stdout.splitlines()]
-    # Every line is a row of seven cells, so `| cut -f2` gives the labels and nothing else.
+    # Every line is a row of eight cells, so `| cut -f2` gives the labels and nothing else.
     assert [row[1] for row in rows] == ["supported", "unreachable"]
-    assert all(len(row) == 7 for row in rows)
+    assert all(len(row) == 8 for row in rows)
     assert "Water boils at 100 degrees Celsius" in rows[0][5]
     assert "Overall: supported" in done.stderr
     assert f"Claim: {CLAIM}" in done.stderr
+
+
+WATER_50 = "Water boils at 50 degrees Celsius at sea level."
+
+
+def test_a_verdict_under_review_below_is_marked_in_its_row_noted_and_fails_fail_on_review(
+    serve: Serve,
+) -> None:
+    site = serve({"/boil": Page(BOILING_HTML)})
+    boil, gone = site.url("/boil"), site.url("/gone")
+    done = run("verify", "--fail-on", "needs_review", WATER_50, boil, gone, REVIEW_BELOW="1.0")
+    assert done.returncode == ExitCode.FAIL_ON, done.stderr
+    judged, dead = [line.split("\t") for line in done.stdout.splitlines()]
+    assert judged[1] == "contradicted" and float(judged[4]) < 1.0
+    assert judged[7].startswith("needs review: ") and "< REVIEW_BELOW 1)" in judged[7]
+    assert dead[7] == ""  # an unreachable page was not judged: nothing to review
+    reason = judged[7].removeprefix("needs review: ")
+    assert f"1 verdict needs review: {boil} (contradicted): {reason}" in done.stderr
+    assert "--fail-on: 1 citation(s) needs_review" in done.stderr
+
+
+def test_review_below_zero_marks_no_verdict_and_fail_on_needs_review_passes(
+    serve: Serve,
+) -> None:
+    site = serve({"/boil": Page(BOILING_HTML)})
+    done = run("verify", "--fail-on", "needs_review", WATER_50, site.url("/boil"), REVIEW_BELOW="0")
+    assert done.returncode == ExitCode.OK, done.stderr
+    [row] = [line.split("\t") for line in done.stdout.splitlines()]
+    assert row[1] == "contradicted" and row[7] == ""
+    assert "needs review" not in done.stderr
+
+
+def _doubtful(url: str, label: Label, confidence: float) -> tuple[str, UrlVerdict]:
+    why = f"model unsure (confidence {confidence:.2f} < REVIEW_BELOW 0.7)"
+    verdict = UrlVerdict(
+        url=url, label=label, confidence=confidence, needs_review=True, review_reason=why
+    )
+    return url, verdict
+
+
+def test_the_review_note_puts_a_doubtful_supported_before_a_doubtful_not_found() -> None:
+    sure = UrlVerdict(url="https://a.example/sure", label=Label.SUPPORTED, confidence=0.95)
+    lines = review_lines(
+        [
+            _doubtful("https://a.example/nf", Label.NOT_FOUND, 0.4),
+            ("https://a.example/sure", sure),
+            _doubtful("https://a.example/sup", Label.SUPPORTED, 0.6),
+            _doubtful("https://a.example/con", Label.CONTRADICTED, 0.5),
+        ]
+    )
+    # Chance wrong × what a wrong verdict costs: supported 3 × 0.4, contradicted 2 × 0.5,
+    # not_found 1 × 0.6; the verdict that needs no review is left out.
+    assert lines == [
+        "3 verdicts need review, most consequential first:",
+        "  1. https://a.example/sup (supported): model unsure (confidence 0.60 < REVIEW_BELOW 0.7)",
+        "  2. https://a.example/con (contradicted): model unsure (confidence 0.50 < REVIEW_BELOW "
+        "0.7)",
+        "  3. https://a.example/nf (not_found): model unsure (confidence 0.40 < REVIEW_BELOW 0.7)",
+    ]
+    assert review_lines([("https://a.example/sure", sure)]) == []
 
 
 TOLL_PAGE = (

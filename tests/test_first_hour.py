@@ -69,7 +69,7 @@ def test_quotes_with_brackets_print_whole_in_the_piped_table(serve: Serve) -> No
     assert done.returncode == 0, done.stderr
     rows = [line.split("\t") for line in done.stdout.splitlines() if "\t" in line]
     assert len(rows) == 1
-    url, label, _reason, _status, _confidence, evidence, _detail = rows[0]
+    url, label, _reason, _status, _confidence, evidence, _detail, _review = rows[0]
     assert (url, label) == (site.url("/wall"), "supported")
     sentence = "The Great Wall of China is about 21,196 kilometres long [citation needed]."
     assert evidence.startswith(sentence) and "\\" not in evidence

@@ -185,6 +185,32 @@ async def test_check_answer_gives_the_issue_example_its_four_labels(
     assert body["citation_precision"] == 0.5
 
 
+async def test_verify_claim_marks_a_verdict_under_review_below_with_its_reason(
+    tmp_path: Path, site: LoopbackSite
+) -> None:
+    water, dead = site.url("/articles/water-boiling-point"), site.url("/old-report")
+    claim = "Water boils at 50 degrees Celsius at sea level."
+    log = tmp_path / "stderr.log"
+    async with stdio_session(log, Transcript(), REVIEW_BELOW="1.0") as session:
+        await session.list_tools()  # the client checks structured results against the schema
+        result = await session.call_tool("verify_claim", {"claim": claim, "urls": [water, dead]})
+    assert not result.is_error, _text(result)
+    body = result.structured_content
+    assert isinstance(body, dict)
+    judged, unread = body["citations"]
+    assert judged["label"] == "contradicted" and judged["needs_review"] is True
+    assert judged["review_reason"].endswith(
+        f"(confidence {judged['confidence']:.2f} < REVIEW_BELOW 1)"
+    )
+    assert (unread["needs_review"], unread["review_reason"]) == (False, None)
+    assert body["needs_review"] is True
+    async with stdio_session(log, Transcript(), REVIEW_BELOW="0") as session:
+        result = await session.call_tool("verify_claim", {"claim": claim, "urls": [water]})
+    body = result.structured_content
+    assert isinstance(body, dict)
+    assert body["needs_review"] is False and body["citations"][0]["review_reason"] is None
+
+
 async def test_bad_arguments_are_tool_errors_and_the_server_keeps_answering(
     tmp_path: Path, site: LoopbackSite
 ) -> None:

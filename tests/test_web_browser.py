@@ -753,3 +753,121 @@ def test_a_card_names_the_languages_and_why_a_pair_was_not_judged(
         assert card.locator(".badge").inner_text() == "unreachable"
         assert "unsupported_language" in text and "Language\nRussian" in text
         assert "no configured judge reads it" in text
+
+
+def _marked(url: str, label: str, confidence: float) -> dict[str, object]:
+    why = f"model unsure (confidence {confidence:.2f} < REVIEW_BELOW 0.7)"
+    return {
+        **_verdict(url, label, None if label == "not_found" else "quote"),
+        "confidence": confidence,
+        "needs_review": True,
+        "review_reason": why,
+    }
+
+
+def test_cards_flag_a_verdict_that_needs_review_and_list_those_to_look_at_first(
+    serve: Callable[[Mapping[str, Route]], LoopbackSite],
+    embedder: MiniLMEmbedder,
+    browser: BrowserContext,
+) -> None:
+    """Crafted responses: each marked card says why, and "Look at these first" lists the marked
+    verdicts in review_priority's order (a doubtful supported before a doubtful not found),
+    linked to their cards; then a real /verify under REVIEW_BELOW=1.0."""
+    from citation_verifier.judge.calibration import review_priority
+
+    marked = [
+        _marked("https://a.example/nf", "not_found", 0.4),
+        {**_verdict("https://a.example/sure", "supported", "boils"), "confidence": 0.95},
+        _marked("https://a.example/sup?x=<b>1</b>", "supported", 0.6),
+        _marked("https://a.example/con", "contradicted", 0.5),
+    ]
+    expected = sorted(
+        (c for c in marked if c.get("needs_review")),
+        key=lambda c: -review_priority(str(c["label"]), float(str(c["confidence"]))),
+    )
+    assert [c["url"] for c in expected] == [marked[2]["url"], marked[3]["url"], marked[0]["url"]]
+    crafted = {"claim": "Water boils.", "overall": "supported", "citations": marked}
+    answer = {
+        "statements": [
+            {
+                "text": "Water boils [1].",
+                "claim": "Water boils.",
+                "overall": "supported",
+                "citations": [marked[1]],
+                "markers": [{"text": "[1]", "urls": [marked[1]["url"]], "problems": []}],
+                "problems": [],
+            },
+            {
+                "text": "It is hot [2].",
+                "claim": "It is hot.",
+                "overall": "not_found",
+                "citations": [marked[0]],
+                "markers": [{"text": "[2]", "urls": [marked[0]["url"]], "problems": []}],
+                "problems": [],
+            },
+        ],
+        **dict.fromkeys(("citations", "supported_citations", "unique_urls"), 2),
+        "citation_precision": 0.5,
+        **dict.fromkeys(
+            ("supported", "not_found", "contradicted", "unreachable", "uncited", "unresolved"), 0
+        ),
+    }
+    site = serve({"/boil": SitePage(BOILING_HTML)})
+    settings = Settings(allow_private_urls=True, fetch_timeout_s=5.0, review_below=1.0)
+    with BackgroundServer(create_app(settings, embedder=embedder)) as service:
+        page = browser.new_page()
+        problems = _watch(page)
+        page.route("**/verify", lambda route: route.fulfill(json=crafted))
+        page.route("**/check-answer", lambda route: route.fulfill(json=answer))
+        page.goto(service.url + "/")
+        _submit_with_keyboard(page, "Water boils.", ["https://a.example/x"])
+        page.wait_for_selector("#results:not([hidden])", timeout=10_000)
+
+        cards = page.locator("#citations > li")
+        assert cards.nth(0).locator(".note-review").inner_text() == (
+            "⚑Needs review: model unsure (confidence 0.40 < REVIEW_BELOW 0.7)"
+        )
+        assert cards.nth(1).locator(".note-review").count() == 0
+        assert "card-review" not in (cards.nth(1).get_attribute("class") or "")
+        first = page.locator("#review-first")
+        assert first.is_visible()
+        assert first.get_by_role("heading").inner_text() == "Look at these first"
+        items = first.locator("li")
+        assert [items.nth(n).get_by_role("link").inner_text() for n in range(3)] == [
+            c["url"] for c in expected
+        ]
+        assert items.nth(0).inner_text() == (
+            "supported https://a.example/sup?x=<b>1</b> · confidence 0.60 · model unsure "
+            "(confidence 0.60 < REVIEW_BELOW 0.7)"
+        )
+        assert first.locator("b").count() == 0  # the URL is text, never markup
+        items.nth(0).get_by_role("link").click()  # to the card, which takes the focus
+        assert page.evaluate("document.activeElement.id") == "citation-3"
+
+        # Whole answer: the list names each verdict by its statement and opens its citations.
+        page.get_by_role("tab", name="Whole answer").click()
+        page.get_by_label("Answer", exact=True).fill("anything: the response is crafted")
+        page.get_by_role("button", name="Check answer").click()
+        page.wait_for_selector("#answer-results:not([hidden])", timeout=10_000)
+        listed = page.locator("#answer-review-first li")
+        assert listed.count() == 1
+        link = listed.get_by_role("link")
+        assert link.inner_text() == "Statement 2: https://a.example/nf"
+        link.click()
+        assert page.evaluate("document.activeElement.id") == "statement-2-c1"
+        assert page.locator("#statement-2-c1 .note-review").is_visible()
+
+        # A real verdict, judged under REVIEW_BELOW=1.0: its card says it needs review. One
+        # verdict alone has no list (its card speaks for itself).
+        page.unroute("**/verify")
+        page.get_by_role("tab", name="One claim").click()
+        page.get_by_label("Claim", exact=True).fill(WATER_50)
+        page.get_by_label("Cited URLs").fill(site.url("/boil"))
+        page.get_by_role("button", name="Verify").click()
+        page.wait_for_selector("#overall.badge-contradicted", timeout=30_000)
+        note = page.locator("#citations > li").nth(0).locator(".note-review").inner_text()
+        assert note.startswith("⚑Needs review: ") and note.endswith("< REVIEW_BELOW 1)")
+        assert page.locator("#review-first").is_hidden()
+        OUTPUT.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(OUTPUT / "needs-review.png"), full_page=True)
+        assert problems == []

@@ -37,6 +37,8 @@ from citation_verifier.terminal import (
     print_note,
     print_table,
     require_cited_at,
+    review_cell,
+    review_lines,
     settings_first,
     wall_lines,
 )
@@ -111,10 +113,12 @@ def _print_table(result: VerifyResult) -> None:
             # The page's words only; why there are none is the detail, a rule labelled as one.
             Text(c.evidence_quote or ""),
             Text(detail_words(c.detail)),
+            # Last, so the columns scripts cut by number keep their places.
+            Text(review_cell(c), style="bold magenta"),
         ]
         for c in result.citations
     ]
-    columns = ("URL", "label", "reason", "status", "confidence", "evidence", "detail")
+    columns = ("URL", "label", "reason", "status", "confidence", "evidence", "detail", "review")
     print_table(columns, rows, show_lines=True)
     if any(c.attempts for c in result.citations):
         per_url = ", ".join(f"{c.credits:g}" for c in result.citations)
@@ -140,7 +144,8 @@ def verify(
             "--fail-on",
             metavar="LABEL[,LABEL]",
             help="Exit with status 1 when a citation gets one of these labels, e.g. "
-            "--fail-on contradicted,unreachable (repeatable). For CI gates.",
+            "--fail-on contradicted,unreachable (repeatable), or needs_review: when a verdict's "
+            "confidence is under REVIEW_BELOW. For CI gates.",
         ),
     ] = None,
     cited_at: CitedAtOption = None,
@@ -180,8 +185,11 @@ def verify(
     for c in result.citations:
         if c.reason == Reason.FORBIDDEN_ADDRESS:
             print_note(f"refused {c.url}: {c.detail}")
+    for line in review_lines([(c.url, c) for c in result.citations]):
+        print_note(line)
     exit_if_judge_failed(result.citations)
-    exit_if_gated([c.label.value for c in result.citations if c.label in gate], "citation")
+    hits = (gate.hit(c.label, c.needs_review) for c in result.citations)
+    exit_if_gated([hit for hit in hits if hit is not None], "citation")
 
 
 @app.command("config")

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from enum import IntEnum, StrEnum
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, Generic, TypeVar
 
 import typer
 from pydantic import ValidationError
@@ -23,6 +24,7 @@ from typer.core import TyperCommand
 
 from citation_verifier.cli_help import PlainHelpCommand, PlainHelpGroup
 from citation_verifier.errors import plain_message
+from citation_verifier.judge.calibration import review_priority
 from citation_verifier.models import FAILURES, Reason, UrlVerdict
 from citation_verifier.printable import printable, printable_text, safe_console
 from citation_verifier.settings import Settings
@@ -72,7 +74,8 @@ class ExitCode(IntEnum):
 
     OK = 0
     FAIL_ON = 1
-    """``verify --fail-on``: a citation got one of the labels named."""
+    """``--fail-on``: a citation got one of the labels named, or needs review
+    (``--fail-on needs_review``)."""
     USAGE = 2
     """Bad arguments or options (the same code the argument parser uses)."""
     CONFIG = 3
@@ -225,17 +228,61 @@ def settings_first(app: typer.Typer, skip: Sequence[object] = ()) -> None:
             settings_first(group.typer_instance, skip)
 
 
-def fail_on_labels(values: Iterable[str], labels: type[L]) -> set[L]:
-    """``--fail-on`` values (repeated and/or comma-separated) as members of ``labels``; an
-    unknown name fails with the list of known ones."""
+NEEDS_REVIEW = "needs_review"
+"""The ``--fail-on`` name that gates on the review mark (a confidence under REVIEW_BELOW)
+rather than on a label."""
+
+
+@dataclass(frozen=True)
+class FailOn(Generic[L]):
+    """What ``--fail-on`` named: labels, and whether a verdict that needs review fails too."""
+
+    labels: frozenset[L]
+    review: bool = False
+
+    def hit(self, label: L, needs_review: bool) -> str | None:
+        """The name that gates an item with ``label`` (its label first), or None."""
+        if label in self.labels:
+            return label.value
+        return NEEDS_REVIEW if self.review and needs_review else None
+
+
+def fail_on_labels(values: Iterable[str], labels: type[L]) -> FailOn[L]:
+    """``--fail-on`` values (repeated and/or comma-separated): members of ``labels`` and
+    ``needs_review``; an unknown name fails with the list of known ones."""
     names = {name.strip().lower() for value in values for name in value.split(",") if name.strip()}
-    known = {label.value for label in labels}
+    known = {label.value for label in labels} | {NEEDS_REVIEW}
     unknown = sorted(names - known)
     if unknown:
         raise fail(
             f"--fail-on: unknown label {', '.join(unknown)}; expected: {', '.join(sorted(known))}"
         )
-    return {labels(name) for name in names}
+    return FailOn(frozenset(labels(name) for name in names - {NEEDS_REVIEW}), NEEDS_REVIEW in names)
+
+
+def _review_why(verdict: UrlVerdict) -> str:
+    return verdict.review_reason or "confidence under REVIEW_BELOW"
+
+
+def review_cell(verdict: UrlVerdict) -> str:
+    """A table's review cell: ``needs review: <why>`` for a verdict a person should look at,
+    empty otherwise (so ``cut -f8`` shows only the marked rows' reasons)."""
+    return f"needs review: {_review_why(verdict)}" if verdict.needs_review else ""
+
+
+def review_lines(verdicts: Sequence[tuple[str, UrlVerdict]]) -> list[str]:
+    """The note on the verdicts that need review, each named by its ``(where, verdict)``
+    pair's ``where``: most consequential first (``review_priority``: a doubtful ``supported``
+    before a doubtful ``not_found``), input order among equals; no line when none does."""
+    marked = sorted(
+        (pair for pair in verdicts if pair[1].needs_review),
+        key=lambda pair: -review_priority(pair[1].label, pair[1].confidence),
+    )
+    items = [f"{where} ({v.label.value}): {_review_why(v)}" for where, v in marked]
+    if len(items) <= 1:
+        return [f"1 verdict needs review: {item}" for item in items]
+    heading = f"{len(items)} verdicts need review, most consequential first:"
+    return [heading, *(f"  {n}. {item}" for n, item in enumerate(items, start=1))]
 
 
 def exit_if_judge_failed(verdicts: Sequence[UrlVerdict]) -> None:
@@ -267,8 +314,8 @@ def exit_if_judge_failed(verdicts: Sequence[UrlVerdict]) -> None:
 
 
 def exit_if_gated(hits: Sequence[str], noun: str) -> None:
-    """``--fail-on``: exit with :attr:`ExitCode.FAIL_ON` when ``hits`` (the labels that matched,
-    one per ``noun``) is not empty, saying how many and which."""
+    """``--fail-on``: exit with :attr:`ExitCode.FAIL_ON` when ``hits`` (the names that matched,
+    one per ``noun``: a label, or ``needs_review``) is not empty, saying how many and which."""
     if hits:
         print_note(f"--fail-on: {len(hits)} {noun}(s) {', '.join(sorted(set(hits)))}")
         raise typer.Exit(int(ExitCode.FAIL_ON))

@@ -34,6 +34,8 @@ from citation_verifier.terminal import (
     load_settings,
     print_note,
     require_cited_at,
+    review_cell,
+    review_lines,
     wall_lines,
 )
 from citation_verifier.utf8 import NotUtf8Error, decode_utf8
@@ -88,6 +90,8 @@ def print_report(result: AnswerResult) -> None:
             )
             if citation.evidence_quote:  # one line, however the page broke it
                 console.print(Text(f'     "{" ".join(citation.evidence_quote.split())}"'))
+            if citation.needs_review:
+                console.print(Text(f"     {review_cell(citation)}", style="bold magenta"))
         for problem in statement.problems:
             console.print(Text(f"   problem: {problem}"))
         for line in [*wall_lines(statement.citations), *archive_lines(statement.citations)]:
@@ -114,7 +118,8 @@ def check_answer_command(
             "--fail-on",
             metavar="LABEL[,LABEL]",
             help="Exit with status 1 when a statement gets one of these labels, e.g. "
-            "--fail-on contradicted,uncited (repeatable). For CI gates.",
+            "--fail-on contradicted,uncited (repeatable), or needs_review: when one of its "
+            "verdicts' confidence is under REVIEW_BELOW. For CI gates.",
         ),
     ] = None,
     cited_at: CitedAtOption = None,
@@ -169,5 +174,15 @@ def check_answer_command(
         sys.stdout.write(result.model_dump_json(indent=2) + "\n")
     else:
         print_report(result)
+    marked = [
+        (f"statement {number}, {c.url}", c)
+        for number, s in enumerate(result.statements, start=1)
+        for c in s.citations
+    ]
+    for line in review_lines(marked):
+        print_note(line)
     exit_if_judge_failed([c for s in result.statements for c in s.citations])
-    exit_if_gated([s.overall.value for s in result.statements if s.overall in gate], "statement")
+    hits = (
+        gate.hit(s.overall, any(c.needs_review for c in s.citations)) for s in result.statements
+    )
+    exit_if_gated([hit for hit in hits if hit is not None], "statement")

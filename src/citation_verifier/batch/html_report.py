@@ -1,5 +1,6 @@
-"""The HTML report: summary, a bar chart of labels, contradicted citations first, and each
-citation's evidence. One self-contained file: inline CSS and SVG, no scripts, no external
+"""The HTML report: summary, a bar chart of labels, the verdicts that need review ("Look at
+these first", most consequential first), contradicted citations first, and each citation's
+evidence. One self-contained file: inline CSS and SVG, no scripts, no external
 assets; every page-derived string is escaped.
 
 What a reader sees is worded for a reader: the summary is a table with a name and a meaning for
@@ -16,6 +17,7 @@ from html import escape
 from citation_verifier.batch.checkpoint import ResultRow
 from citation_verifier.batch.reports import statement_number
 from citation_verifier.batch.summary import AnswerRow, Summary
+from citation_verifier.judge.calibration import review_priority
 from citation_verifier.models import Label
 from citation_verifier.verdict_words import rule_words
 
@@ -222,6 +224,11 @@ def summary_rows(summary: Summary) -> list[tuple[str, str, str]]:
         ]
     rows += [
         (
+            "Needs review",
+            str(summary.needs_review),
+            "verdicts whose confidence is under REVIEW_BELOW: listed under Look at these first",
+        ),
+        (
             "Judge failed",
             str(summary.judge_failed),
             "citations the judge could not judge: not results, left out of both precisions",
@@ -231,6 +238,45 @@ def summary_rows(summary: Summary) -> list[tuple[str, str, str]]:
         ("Crawling API credits", f"{summary.credits:g}", "spent by this batch"),
     ]
     return rows
+
+
+def review_first(rows: Sequence[ResultRow]) -> list[ResultRow]:
+    """The rows whose verdict needs review, most consequential first (a doubtful ``supported``
+    before a doubtful ``not_found``: ``review_priority``), input order among equals."""
+    marked = [row for row in rows if row.verdict.needs_review]
+    return sorted(
+        marked, key=lambda row: -review_priority(row.verdict.label, row.verdict.confidence)
+    )
+
+
+def _review_section(rows: Sequence[ResultRow]) -> str:
+    """The "Look at these first" section: each verdict that needs review with its claim, URL,
+    label, confidence and why; says so when none does."""
+    marked = review_first(rows)
+    intro = (
+        '<h2 id="review">Look at these first</h2>\n<p>Verdicts whose confidence (the chance the '
+        "label is right) is under REVIEW_BELOW: the label stands, a person should look. The "
+        "verdicts a review could change most come first: a doubtful supported before a "
+        "doubtful not found.</p>\n"
+    )
+    if not marked:
+        return intro + '<p class="none">None: no verdict needs review.</p>\n'
+    head = "".join(
+        f"<th>{name}</th>" for name in ("id", "claim", "url", "label", "confidence", "why")
+    )
+    body = "\n".join(
+        # Its own row class: the citations table's rows are found by ``<tr><td>id``.
+        f'<tr class="review"><td>{escape(citation_name(row))}</td><td>{escape(row.claim)}</td>'
+        f'<td class="url">{breakable_url(row.verdict.url)}</td>'
+        f'<td class="label" style="color:{_COLOURS[row.verdict.label]}">'
+        f"{row.verdict.label.value}</td><td>{row.verdict.confidence:.2f}</td>"
+        f"<td>{escape(row.verdict.review_reason or '')}</td></tr>"
+        for row in marked
+    )
+    return (
+        f'{intro}<table class="review"><thead><tr>{head}</tr></thead><tbody>\n{body}\n'
+        "</tbody></table>\n"
+    )
 
 
 def _summary_table(summary: Summary) -> str:
@@ -260,6 +306,7 @@ def html_report(
         f"<title>{escape(title)}</title><style>{_STYLE}</style></head><body>\n"
         f"<h1>{escape(title)}</h1>\n<h2>Summary</h2>\n{_summary_table(summary)}\n"
         f"<h2>Labels</h2>\n{_bar_chart(summary)}\n"
+        f"{_review_section(rows)}"
         f"<h2>Citations</h2>\n<p>Contradicted citations first, then supported, not found and "
         f"unreachable; input order within each. The evidence is the page's own words.</p>\n"
         f"<table><thead><tr>{head}</tr></thead><tbody>\n{body}\n</tbody></table>\n"

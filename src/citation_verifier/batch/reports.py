@@ -34,6 +34,8 @@ LEADING_COLUMNS = (
     "original_status",
     "rid",
     "credits",
+    "needs_review",
+    "review_reason",
 )
 
 

@@ -55,6 +55,9 @@ class Summary(BaseModel):
     """Answer records (their citations are counted with the others above)."""
     statements: dict[str, int] = {}
     """Answer statements per overall label, ``uncited`` and ``unresolved`` included."""
+    needs_review: int = 0
+    """Citations whose verdict's confidence is under REVIEW_BELOW: a person should look (the
+    HTML report lists them, most consequential first)."""
 
 
 def _ratio(numerator: int, denominator: int) -> float | None:
@@ -100,6 +103,7 @@ def summarize(
         credits=sum(row.verdict.credits for row in rows),
         unique_urls=len({row.verdict.url for row in rows}),
         answers=len(answers),
+        needs_review=sum(row.verdict.needs_review for row in rows),
         statements={label.value: statements[label.value] for label in StatementLabel}
         if answers
         else {},
@@ -155,6 +159,8 @@ def summary_lines(summary: Summary) -> list[str]:
         *unreadable,
         *answers,
         *archive,
+        f"needs_review={summary.needs_review} (confidence under REVIEW_BELOW: a person should "
+        "look)",
         f"judge_failed={summary.judge_failed} (not results: left out of both precisions)",
         f"invalid_lines={summary.invalid_lines}",
         f"unique_urls={summary.unique_urls}",

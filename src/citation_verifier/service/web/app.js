@@ -3,7 +3,9 @@
 // /verify; "Whole answer" posts an LLM answer to /check-answer and shows each statement with its
 // markers coloured by verdict. Both can give the day the answer cited its pages ("Cited on")
 // and ask to compare each page with its archived copy from then; a citation card says when its
-// verdict was judged on an archived copy and when the page changed since it was cited.
+// verdict was judged on an archived copy and when the page changed since it was cited. A verdict
+// whose confidence is under REVIEW_BELOW says it needs review and why, and when several verdicts
+// are shown a "Look at these first" list names those, most consequential first.
 // Everything is rendered with textContent: page text and answer text are untrusted and never
 // parsed as HTML.
 
@@ -177,6 +179,79 @@
     return note;
   }
 
+  // --- verdicts a person should look at ----------------------------------------------------
+
+  // What a wrong verdict of each label costs: calibration.review_priority's weights (a test
+  // checks they agree), so the list is in the order the CLI and the batch report use.
+  const REVIEW_WEIGHT = { supported: 3, contradicted: 2, not_found: 1 };
+
+  function reviewPriority(citation) {
+    const confidence = typeof citation.confidence === "number" ? citation.confidence : 1;
+    return (REVIEW_WEIGHT[citation.label] || 0) * (1 - confidence);
+  }
+
+  function reviewNote(citation) {
+    const note = el("p", "note note-review");
+    const icon = el("span", "note-icon", "⚑");
+    icon.setAttribute("aria-hidden", "true");
+    note.appendChild(icon);
+    note.appendChild(el("strong", null, "Needs review"));
+    if (citation.review_reason) {
+      note.appendChild(document.createTextNode(": " + citation.review_reason));
+    }
+    return note;
+  }
+
+  // "Look at these first" in `section`, from `entries` ({citation, name, target}: the verdict,
+  // how to name it, the id of its card) in the order shown: only when several verdicts are
+  // shown (one card speaks for itself); it says so when none needs review.
+  function renderReviewFirst(section, entries) {
+    const list = section.querySelector("ol");
+    const old = section.querySelector(".review-none");
+    if (old) old.remove();
+    section.hidden = entries.length < 2;
+    const marked = entries.filter(function (entry) {
+      return entry.citation.needs_review === true;
+    });
+    // Array.prototype.sort is stable: input order among equals.
+    marked.sort(function (a, b) {
+      return reviewPriority(b.citation) - reviewPriority(a.citation);
+    });
+    list.replaceChildren(...marked.map(reviewItem));
+    list.hidden = marked.length === 0;
+    if (!marked.length) section.appendChild(el("p", "review-none", "None of these verdicts needs review."));
+  }
+
+  function reviewItem(entry) {
+    const citation = entry.citation;
+    const item = el("li", "review-item");
+    item.appendChild(badge(citation.label));
+    item.appendChild(document.createTextNode(" "));
+    const link = el("a");
+    link.href = "#" + entry.target;
+    link.appendChild(breakableUrl(entry.name));
+    item.appendChild(link);
+    const confidence = typeof citation.confidence === "number" ? citation.confidence.toFixed(2) : "—";
+    item.appendChild(document.createTextNode(" · confidence " + confidence));
+    if (citation.review_reason) item.appendChild(document.createTextNode(" · " + citation.review_reason));
+    return item;
+  }
+
+  // A link of the list takes the reader to the card, opening its statement's citations if
+  // they are closed, and gives it the focus.
+  function followReviewLinks(section) {
+    section.addEventListener("click", function (event) {
+      const link = event.target.closest("a");
+      if (!link) return;
+      const target = document.getElementById(link.getAttribute("href").slice(1));
+      if (!target) return;
+      event.preventDefault();
+      const details = target.closest("details");
+      if (details) details.open = true;
+      target.focus();
+    });
+  }
+
   // compare_archive found the page judged differently in its capture from when it was cited.
   function changedNotice(citation) {
     const box = el("div", "changed");
@@ -256,6 +331,10 @@
     link.target = "_blank";
     title.appendChild(link);
     item.appendChild(title);
+    if (citation.needs_review === true) {
+      item.classList.add("card-review");
+      item.appendChild(reviewNote(citation));
+    }
     if (citation.reason === "archived_copy") item.appendChild(archivedNote(citation));
     if (citation.could_not_read) item.appendChild(wallNote(citation));
     if (citation.changed_since_cited === true) item.appendChild(changedNotice(citation));
@@ -489,6 +568,8 @@
     const heading = document.getElementById("results-heading");
     const overallClaim = document.getElementById("overall-claim");
     const cards = document.getElementById("citations");
+    const reviewFirst = document.getElementById("review-first");
+    followReviewLinks(reviewFirst);
 
     function render(result) {
       // Looked up each time: the badge is replaced by every result.
@@ -496,7 +577,20 @@
       document.getElementById("overall").replaceWith(fresh);
       fresh.id = "overall";
       overallClaim.textContent = "Claim: " + result.claim;
-      cards.replaceChildren(...result.citations.map(card));
+      cards.replaceChildren(
+        ...result.citations.map(function (citation, index) {
+          const node = card(citation, index);
+          node.id = "citation-" + (index + 1);
+          node.tabIndex = -1;
+          return node;
+        })
+      );
+      renderReviewFirst(
+        reviewFirst,
+        result.citations.map(function (citation, index) {
+          return { citation: citation, name: citation.url, target: "citation-" + (index + 1) };
+        })
+      );
       ui.results.hidden = false;
       heading.focus();
     }
@@ -709,6 +803,8 @@
     const summary = document.getElementById("answer-summary");
     const counts = document.getElementById("answer-counts");
     const statements = document.getElementById("statements");
+    const reviewFirst = document.getElementById("answer-review-first");
+    followReviewLinks(reviewFirst);
 
     function render(result) {
       summary.replaceChildren();
@@ -737,6 +833,17 @@
         })
       );
       statements.replaceChildren(...result.statements.map(statementItem));
+      const entries = [];
+      result.statements.forEach(function (statement, index) {
+        (statement.citations || []).forEach(function (citation, at) {
+          entries.push({
+            citation: citation,
+            name: "Statement " + (index + 1) + ": " + citation.url,
+            target: "statement-" + (index + 1) + "-c" + (at + 1),
+          });
+        });
+      });
+      renderReviewFirst(reviewFirst, entries);
       ui.results.hidden = false;
       heading.focus();
     }
