@@ -11,6 +11,7 @@ import pytest
 from citation_verifier.demo.loopback import LoopbackSite, Page, Route
 from citation_verifier.errors import ModelUnavailableError
 from citation_verifier.judge.base import Judgement
+from citation_verifier.judge.calibration import SHIPPED_CARD, CalibrationCard
 from citation_verifier.judge.cascade import CascadeJudge
 from citation_verifier.judge.checker import CheckerJudge, CheckerThresholds, candidate_quotes
 from citation_verifier.judge.checker_model import (
@@ -142,33 +143,26 @@ class RecordingJudge:
         return Judgement(Label.CONTRADICTED, passages[0].text, 0.5)
 
 
-async def test_the_cascade_asks_the_second_judge_only_inside_the_unsure_band(
+async def test_the_cascade_asks_the_second_judge_only_where_the_verdict_would_need_review(
     checker: CheckerJudge,
 ) -> None:
     claim = "At sea level water boils at 100 degrees Celsius."
-    support = checker.read(claim, passages(BOILING)).support
+    card = CalibrationCard.load(SHIPPED_CARD)
+    alone = await checker.judge(claim, passages(BOILING))
     second = RecordingJudge()
-    outside = CascadeJudge(checker, second, low=0.0, high=support)  # support is not < high
-    assert (await outside.judge(claim, passages(BOILING))).label == Label.SUPPORTED
+    sure = CascadeJudge(checker, second, card=card, review_below=0.0)  # nothing is under 0
+    assert (await sure.judge(claim, passages(BOILING))).label == Label.SUPPORTED
     assert second.calls == 0
-    inside = CascadeJudge(checker, second, low=support, high=1.0)
-    decided = await inside.judge(claim, passages(BOILING))
+    unsure = CascadeJudge(checker, second, card=card, review_below=1.0)
+    decided = await unsure.judge(claim, passages(BOILING))
     assert decided.label == Label.CONTRADICTED and second.calls == 1
-    assert decided.detail is not None and "recording decided" in decided.detail
-    assert inside.name == f"{checker.name}+recording"
-
-
-def test_an_inverted_band_is_a_configuration_error(embedder: MiniLMEmbedder) -> None:
-    from citation_verifier.errors import ConfigurationError
-
-    settings = Settings(
-        judge_provider="checker",
-        checker_second_opinion="local",
-        checker_unsure_low=0.8,
-        checker_unsure_high=0.2,
+    assert decided.detail is not None
+    assert decided.detail.startswith("checker unsure (confidence ")
+    assert "< REVIEW_BELOW 1): recording decided, changed supported to contradicted" in (
+        decided.detail
     )
-    with pytest.raises(ConfigurationError, match="CHECKER_UNSURE_LOW"):
-        build_judge(settings, embedder)
+    assert alone.label == Label.SUPPORTED
+    assert unsure.name == f"{checker.name}+recording"
 
 
 ARTICLE = (

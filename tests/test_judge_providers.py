@@ -46,13 +46,12 @@ def test_the_checker_takes_the_second_opinion_it_is_configured_with() -> None:
             checker_second_opinion="provider",
             second_opinion_provider="openai",
             openai_api_key=SecretStr("k"),
-            checker_unsure_low=0.2,
-            checker_unsure_high=0.6,
+            review_below=0.6,
         ),
         EMBEDDER,
     )
     assert isinstance(api, CascadeJudge) and api.name.endswith("+openai/gpt-4.1-mini")
-    assert (api.low, api.high) == (0.2, 0.6)
+    assert api.review_below == 0.6
     with pytest.raises(ConfigurationError, match="OPENAI_API_KEY"):
         build_judge(Settings(judge_provider="checker", checker_second_opinion="provider"), EMBEDDER)
 

@@ -17,7 +17,7 @@ from citation_verifier import __version__
 from citation_verifier.deadline import request_deadline
 from citation_verifier.doctor import missing_summary, optional_parts
 from citation_verifier.errors import CitationVerifierError, validation_message
-from citation_verifier.eval_cli import eval_command
+from citation_verifier.eval_cli import calibrate_command, eval_command
 from citation_verifier.limits import claim_length_problem
 from citation_verifier.models import Label, Reason, VerifyRequest, VerifyResult
 from citation_verifier.printable import safe_console
@@ -285,6 +285,7 @@ from citation_verifier.answers.command import check_answer_command  # noqa: E402
 app.command("check-answer")(check_answer_command)
 # eval:
 app.command("eval")(eval_command)
+app.command("calibrate")(calibrate_command)
 # audit:
 from citation_verifier.audit.cli import app as audit_app  # noqa: E402
 

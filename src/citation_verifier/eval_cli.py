@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import resource
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, cast
 
@@ -20,7 +21,7 @@ from rich.progress import (
 from rich.text import Text
 
 from citation_verifier.printable import safe_console
-from citation_verifier.splits import SPLITS, Split
+from citation_verifier.splits import LICENSED_FOR_TRAINING, SPLITS, Split
 from citation_verifier.terminal import ExitCode, fail, load_settings, print_note, print_table
 
 if TYPE_CHECKING:
@@ -116,29 +117,7 @@ def eval_command(
     if missing:
         raise fail(f"no such file: {', '.join(missing)}", ExitCode.INPUT)
     settings = load_settings()
-    progress = Progress(
-        TextColumn("{task.description}", markup=False),  # descriptions are file names
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=safe_console(stderr=True),
-        disable=quiet,
-    )
-    tasks: dict[str, TaskID] = {}
-
-    def advance(name: str, done: int, total: int) -> None:
-        if name not in tasks:
-            tasks[name] = progress.add_task(name, total=total)
-        progress.update(tasks[name], completed=done)
-
-    def reusing(name: str, rows: int, path: Path) -> None:
-        # A rerun is much faster than the first: say why, and how to start again.
-        progress.console.print(
-            f"{name}: reusing {rows} judged row(s) from {path}; --fresh to judge them again",
-            markup=False,
-            highlight=False,
-        )
-
+    progress, advance, reusing = _file_progress(quiet)
     with progress:
         results = asyncio.run(
             evaluate_files(
@@ -172,6 +151,109 @@ def eval_command(
     print_note(f"Split: {split}. Peak RSS: {peak_rss_mib} MiB.")
 
 
+def _file_progress(
+    quiet: bool,
+) -> tuple[Progress, Callable[[str, int, int], None], Callable[[str, int, Path], None]]:
+    """A progress bar per dataset file, and the callbacks that move it and say what a rerun
+    reuses."""
+    progress = Progress(
+        TextColumn("{task.description}", markup=False),  # descriptions are file names
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=safe_console(stderr=True),
+        disable=quiet,
+    )
+    tasks: dict[str, TaskID] = {}
+
+    def advance(name: str, done: int, total: int) -> None:
+        if name not in tasks:
+            tasks[name] = progress.add_task(name, total=total)
+        progress.update(tasks[name], completed=done)
+
+    def reusing(name: str, rows: int, path: Path) -> None:
+        # A rerun is much faster than the first: say why, and how to start again.
+        progress.console.print(
+            f"{name}: reusing {rows} judged row(s) from {path}; --fresh to judge them again",
+            markup=False,
+            highlight=False,
+        )
+
+    return progress, advance, reusing
+
+
+def calibrate_command(
+    files: Annotated[
+        list[Path],
+        typer.Argument(
+            metavar="FILE",
+            help="Dev sets whose licence allows fitting what we ship (wice, expertqa, "
+            "factcheckgpt, checkcovid: JSONL or JSONL.gz).",
+        ),
+    ],
+    out: Annotated[
+        Path,
+        typer.Option(
+            help="Where the card is written; point CALIBRATION_PATH at it (the shipped card is "
+            "src/citation_verifier/data/calibration.json)."
+        ),
+    ],
+    limit: Annotated[
+        int | None, typer.Option(help="Seeded stratified sample of N tune rows per file.")
+    ] = None,
+    seed: Annotated[int, typer.Option(help="Sampling seed.")] = 13,
+    checkpoint_dir: Annotated[
+        Path | None, typer.Option(help="Where finished rows are kept for resuming.")
+    ] = None,
+    fresh: Annotated[
+        bool,
+        typer.Option("--fresh", help="Judge every row again instead of reusing the checkpoint."),
+    ] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
+) -> None:
+    """Fit the confidence calibration (calibration.py) on the tune rows of licensed dev sets:
+    rows no model was trained on and no published figure comes from. Judged rows are
+    checkpointed, so an interrupted run resumes."""
+    from citation_verifier.evaluate import dataset_name, predict_files
+    from citation_verifier.judge.calibration import Signals, fit
+
+    missing = [str(f) for f in files if not f.is_file()]
+    if missing:
+        raise fail(f"no such file: {', '.join(missing)}", ExitCode.INPUT)
+    unlicensed = [dataset_name(f) for f in files if dataset_name(f) not in LICENSED_FOR_TRAINING]
+    if unlicensed:
+        raise fail(
+            f"{', '.join(unlicensed)}: its licence does not allow fitting what we ship; "
+            f"use {', '.join(sorted(LICENSED_FOR_TRAINING))}"
+        )
+    settings = load_settings()
+    progress, advance, reusing = _file_progress(quiet)
+    with progress:
+        predicted = asyncio.run(
+            predict_files(
+                files,
+                settings=settings,
+                limit=limit,
+                seed=seed,
+                split="tune",
+                checkpoint_dir=checkpoint_dir,
+                on_progress=advance,
+                fresh=fresh,
+                on_reuse=reusing,
+            )
+        )
+    rows = [
+        (name, Signals(**p.signals), p.right)
+        for name, (predictions, _, _) in predicted.items()
+        for p in predictions
+        if p.signals is not None
+    ]
+    card = fit(rows)
+    card.save(out)
+    counts = ", ".join(f"{k} {v}" for k, v in sorted(card.fitted_on.items()))
+    print_note(f"calibration fitted on {len(rows)} tune rows ({counts}); written to {out}")
+
+
 COLUMNS = (
     "dataset",
     "language",
@@ -183,7 +265,15 @@ COLUMNS = (
     "not judged (language)",
     "median s/citation",
     "p90 s/citation",
+    "ECE",
+    "bal. acc. top 80/60/40 %",
+    "needs review",
+    "acc. all / unmarked",
 )
+
+
+def _figure(value: float | None) -> str:
+    return "-" if value is None else f"{value:.3f}"
 
 
 def cells(name: str, s: Scores) -> list[str]:
@@ -199,6 +289,10 @@ def cells(name: str, s: Scores) -> list[str]:
         str(s.unsupported),
         f"{s.median_sec:.2f}",
         f"{s.p90_sec:.2f}",
+        _figure(s.ece),
+        " / ".join(_figure(s.risk_coverage.get(k)) for k in ("0.8", "0.6", "0.4")) or "-",
+        "-" if s.review_share is None else f"{s.review_share:.0%}",
+        f"{_figure(s.binary_accuracy)} / {_figure(s.unreviewed_accuracy)}",
     ]
 
 
@@ -348,4 +442,11 @@ def articles_command(folder: Path, limit: int | None, json_output: bool, quiet: 
         f" ({false_supported / max(unsupported, 1):.1%}); unmentioned called contradicted: "
         f"{contradicted} of {unmentioned}; quotes not the page's visible text: "
         f"{len(scores.quotes_off_page)}; median {scores.median_seconds:.2f} s per claim."
+    )
+    figures = scores.confidence_figures
+    print_note(
+        "confidence: expected calibration error "
+        f"{_figure(figures['expected_calibration_error'])}; needs review "
+        f"{_figure(figures['needs_review_share'])} of the verdicts, the others right "
+        f"{_figure(figures['unreviewed_accuracy'])} (all {scores.accuracy:.3f})."
     )

@@ -9,6 +9,7 @@ three-way accuracy and macro-F1 where the file has contradicted rows.
 
 from __future__ import annotations
 
+import dataclasses
 import gzip
 import hashlib
 import html
@@ -25,6 +26,15 @@ from typing import Any
 from citation_verifier.demo.loopback import LoopbackSite, Page
 from citation_verifier.fetch.policy import Document
 from citation_verifier.judge.base import exact_check_rule
+from citation_verifier.judge.calibration import (
+    FEATURES,
+    CalibrationCard,
+    Signals,
+    card_for,
+    expected_calibration_error,
+    review_reason,
+    risk_coverage,
+)
 from citation_verifier.models import FAILURES, Label, Reason
 from citation_verifier.pipeline import build_verifier
 from citation_verifier.settings import Settings
@@ -84,6 +94,16 @@ class Prediction:
     rule: str | None = None
     """The exact check that decided the verdict, when one did (how often each fires, and how
     well, is read off the checkpoints)."""
+    confidence: float | None = None
+    """The verdict's confidence (``None`` in checkpoints written before it was kept)."""
+    needs_review: bool = False
+    signals: dict[str, Any] | None = None
+    """What the confidence was computed from (calibration.Signals): ``calibrate`` fits on it."""
+
+    @property
+    def right(self) -> bool:
+        """Whether the supported-versus-rest call is the gold one (what confidence predicts)."""
+        return (self.gold == Label.SUPPORTED) == (self.predicted == Label.SUPPORTED)
 
 
 def dataset_name(path: Path) -> str:
@@ -168,6 +188,16 @@ class Scores:
     exact_checks: dict[str, dict[str, int]] = field(default_factory=dict)
     """Per exact check that decided rows: how many, by ``gold->predicted`` (how often a rule
     fires and how well)."""
+    ece: float | None = None
+    """Expected calibration error of ``confidence`` against supported-vs-rest rightness."""
+    risk_coverage: dict[str, float | None] = field(default_factory=dict)
+    """Balanced accuracy of the most confident 100/80/60/40 % of verdicts."""
+    review_share: float | None = None
+    """Share of verdicts marked ``needs_review``."""
+    unreviewed_accuracy: float | None = None
+    """Supported-vs-rest accuracy of the verdicts not marked, beside ``binary_accuracy``."""
+    binary_accuracy: float | None = None
+    """Supported-vs-rest accuracy of all verdicts."""
 
     @property
     def language(self) -> str:
@@ -192,6 +222,11 @@ class Scores:
             "unsupported_language": self.unsupported,
             "languages": self.languages,
             "exact_checks": self.exact_checks,
+            "expected_calibration_error": _round(self.ece),
+            "risk_coverage": {k: _round(v) for k, v in self.risk_coverage.items()},
+            "needs_review_share": _round(self.review_share),
+            "binary_accuracy": _round(self.binary_accuracy),
+            "unreviewed_binary_accuracy": _round(self.unreviewed_accuracy),
         }
 
 
@@ -246,7 +281,30 @@ def score(predictions: Sequence[Prediction], three_way: bool, skipped: int = 0) 
         unsupported=len(every) - len(predictions),
         languages=languages,
         exact_checks={rule: dict(counts) for rule, counts in sorted(fired.items())},
+        **_confidence_scores(predictions),
     )
+
+
+def _confidence_scores(predictions: Sequence[Prediction]) -> dict[str, Any]:
+    """How well ``confidence`` and ``needs_review`` separate right verdicts from wrong ones
+    (rows of checkpoints without a confidence are left out)."""
+    rated = [p for p in predictions if p.confidence is not None and p.reason not in FAILURES]
+    if not rated:
+        return {}
+    confidences = [p.confidence or 0.0 for p in rated]
+    rights = [p.right for p in rated]
+    unmarked = [p.right for p in rated if not p.needs_review]
+    return {
+        "ece": expected_calibration_error(confidences, rights),
+        "risk_coverage": risk_coverage(
+            confidences,
+            [p.predicted == Label.SUPPORTED for p in rated],
+            [p.gold == Label.SUPPORTED for p in rated],
+        ),
+        "review_share": sum(p.needs_review for p in rated) / len(rated),
+        "binary_accuracy": sum(rights) / len(rights),
+        "unreviewed_accuracy": sum(unmarked) / len(unmarked) if unmarked else None,
+    }
 
 
 class Checkpoint:
@@ -273,7 +331,8 @@ class Checkpoint:
 
 def run_key(judge_name: str, via_http: bool, settings_fingerprint: str) -> str:
     """Identifies a configuration: a checkpoint is reused only by the same configuration."""
-    raw = f"{judge_name}|{via_http}|{settings_fingerprint}"
+    # Checkpoints written with other confidence signals are not reused: calibrate fits on them.
+    raw = f"{judge_name}|{via_http}|{settings_fingerprint}|{','.join(FEATURES)}"
     return hashlib.sha256(raw.encode()).hexdigest()[:16]
 
 
@@ -306,6 +365,9 @@ async def predict(verifier: Verifier, row: EvalRow, url: str | None) -> Predicti
         time.perf_counter() - start,
         verdict.claim_language,
         exact_check_rule(verdict.detail),
+        confidence=verdict.confidence,
+        needs_review=verdict.needs_review,
+        signals=verdict.confidence_signals,
     )
 
 
@@ -325,10 +387,57 @@ async def evaluate_files(
     """Scores per dataset file, on the rows of ``split`` (None: every row; the default, test,
     holds rows no shipped model was trained or tuned on). Finished rows are checkpointed under
     ``checkpoint_dir`` (default: ``settings.cache_dir / "eval"``) and reused by a rerun of the
-    same configuration (``on_reuse`` is told how many, per dataset), unless ``fresh``."""
+    same configuration (``on_reuse`` is told how many, per dataset), unless ``fresh``. Each
+    verdict's confidence is computed again from its signals with the calibration card in use,
+    so a card fitted again is measured without judging the rows again."""
+    predicted = await predict_files(
+        files,
+        settings=settings,
+        limit=limit,
+        seed=seed,
+        via_http=via_http,
+        split=split,
+        checkpoint_dir=checkpoint_dir,
+        on_progress=on_progress,
+        fresh=fresh,
+        on_reuse=on_reuse,
+    )
+    card = card_for(settings.calibration_path)
+    return {
+        name: score([recalibrated(p, card, settings.review_below) for p in rows], three_way, skip)
+        for name, (rows, three_way, skip) in predicted.items()
+    }
+
+
+def recalibrated(prediction: Prediction, card: CalibrationCard, review_below: float) -> Prediction:
+    """``prediction`` with the confidence and review mark ``card`` gives its signals."""
+    if prediction.signals is None:
+        return prediction
+    signals = Signals(**prediction.signals)
+    confidence = card.confidence(signals)
+    marked = review_reason(signals, confidence, review_below) is not None
+    return dataclasses.replace(prediction, confidence=confidence, needs_review=marked)
+
+
+async def predict_files(
+    files: Sequence[Path],
+    *,
+    settings: Settings,
+    limit: int | None = None,
+    seed: int = 13,
+    via_http: bool = False,
+    split: Split | None = "test",
+    checkpoint_dir: Path | None = None,
+    on_progress: Callable[[str, int, int], None] = lambda name, done, total: None,
+    fresh: bool = False,
+    on_reuse: Callable[[str, int, Path], None] = lambda name, rows, path: None,
+) -> dict[str, tuple[list[Prediction], bool, int]]:
+    """Per dataset file: the pipeline's prediction for each row of ``split`` (checkpointed as
+    :func:`evaluate_files` says), whether the set has contradicted rows, and how many rows were
+    skipped."""
     if via_http:
         settings = settings.model_copy(update={"allow_private_urls": True})
-    results: dict[str, Scores] = {}
+    results: dict[str, tuple[list[Prediction], bool, int]] = {}
     async with build_verifier(settings) as verifier:
         fingerprint = _verdict_settings(settings)
         key = run_key(verifier.router.name, via_http, fingerprint)
@@ -358,5 +467,5 @@ async def evaluate_files(
                         checkpoint.add(row_key, await predict(verifier, row, url))
                     predictions.append(checkpoint.done[row_key])
                     on_progress(name, index + 1, len(rows))
-            results[name] = score(predictions, three_way, skipped)
+            results[name] = (predictions, three_way, skipped)
     return results

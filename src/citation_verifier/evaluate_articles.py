@@ -24,6 +24,7 @@ from typing import Any
 from citation_verifier.demo.loopback import LoopbackSite, Page
 from citation_verifier.extract import decode_body, html_to_full_text
 from citation_verifier.judge.base import exact_check_rule
+from citation_verifier.judge.calibration import expected_calibration_error
 from citation_verifier.models import Label, VerifyRequest
 from citation_verifier.passages import normalise_for_quote
 from citation_verifier.pipeline import build_verifier
@@ -61,6 +62,8 @@ class ArticleVerdict:
     detail: str | None
     quote_on_page: bool
     seconds: float
+    confidence: float = 0.0
+    needs_review: bool = False
 
     @property
     def right(self) -> bool:
@@ -137,6 +140,7 @@ class ArticleScores:
             "unmentioned_n": unmentioned,
             "quotes_off_page": len(self.quotes_off_page),
             "median_sec_per_claim": round(self.median_seconds, 3),
+            **{k: None if v is None else round(v, 4) for k, v in self.confidence_figures.items()},
             "wrong": [
                 {
                     "id": v.claim.id,
@@ -150,6 +154,21 @@ class ArticleScores:
                 }
                 for v in self.wrong
             ],
+        }
+
+    @property
+    def confidence_figures(self) -> dict[str, float | None]:
+        """How well confidence and ``needs_review`` separate right verdicts from wrong ones:
+        expected calibration error (against the label being the gold one), the share marked for
+        review and the accuracy of the unmarked."""
+        judged = [v for v in self.verdicts if v.label != Label.UNREACHABLE]
+        unmarked = [v.right for v in judged if not v.needs_review]
+        return {
+            "expected_calibration_error": expected_calibration_error(
+                [v.confidence for v in judged], [v.right for v in judged]
+            ),
+            "needs_review_share": _share(v.needs_review for v in judged) if judged else None,
+            "unreviewed_accuracy": sum(unmarked) / len(unmarked) if unmarked else None,
         }
 
     @property
@@ -246,6 +265,8 @@ async def evaluate_articles(
                         quote_on_page=not quote
                         or normalise_for_quote(quote) in visible[claim.page],
                         seconds=seconds,
+                        confidence=verdict.confidence,
+                        needs_review=verdict.needs_review,
                     )
                 )
                 if on_progress is not None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from enum import StrEnum
+from typing import Any
 from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field, field_validator, model_validator
@@ -466,6 +467,22 @@ class UrlVerdict(BaseModel):
     archived_verdict: ArchivedVerdict | None = Field(
         default=None, description="compare_archive: the verdict on the capture at cited_at."
     )
+    needs_review: bool = Field(
+        default=False,
+        description="The confidence is under REVIEW_BELOW: the label stands, a person should "
+        "look (review_reason says why).",
+    )
+    review_reason: str | None = Field(
+        default=None,
+        description="Why the verdict needs review, in words: model unsure, judges disagree, rule "
+        "and model disagree, page only partly read, the claim's parts disagree.",
+    )
+    confidence_signals: dict[str, Any] | None = Field(
+        default=None,
+        exclude=True,
+        description="What the confidence was computed from (calibration.Signals); kept in "
+        "memory for eval and calibrate, never serialised.",
+    )
 
     @computed_field  # type: ignore[prop-decorator]
     @property
@@ -481,6 +498,12 @@ class VerifyResult(BaseModel):
     overall: Label
     citations: list[UrlVerdict]
     credits: float = Field(default=0.0, ge=0, description="Crawling-API credits of all citations.")
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def needs_review(self) -> bool:
+        """Whether any citation's verdict needs a person's look."""
+        return any(c.needs_review for c in self.citations)
 
     # Judge totals are derived from the citations (never stored twice), serialised for API users.
     @computed_field  # type: ignore[prop-decorator]

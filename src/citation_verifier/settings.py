@@ -177,17 +177,24 @@ class Settings(BaseSettings):
     )
     checker_second_opinion: Literal["none", "local", "provider"] = Field(
         default="none",
-        description="Who decides where the checker is unsure: none (the checker alone), local (the "
-        "embedded LLM), provider (the API judge of SECOND_OPINION_PROVIDER).",
+        description="Who decides where the checker's verdict would need review (confidence under "
+        "REVIEW_BELOW): none (the checker alone), local (the embedded LLM), provider (the API "
+        "judge of SECOND_OPINION_PROVIDER).",
     )
     second_opinion_provider: Literal["openai", "anthropic", "ollama"] = Field(
         default="openai", description="The API judge asked when CHECKER_SECOND_OPINION=provider."
     )
-    checker_unsure_low: float = Field(
-        default=0.3, ge=0, le=1, description="Lower end of the checker's unsure band (support)."
+    review_below: float = Field(
+        default=0.7,
+        ge=0,
+        le=1,
+        description="A judged verdict whose confidence (the calibrated probability it is right) "
+        "is under this keeps its label and gets needs_review with the reason; 0 marks none.",
     )
-    checker_unsure_high: float = Field(
-        default=0.7, ge=0, le=1, description="Upper end (exclusive) of the unsure band."
+    calibration_path: Path | None = Field(
+        default=None,
+        description="A calibration card fitted by `citation-verifier calibrate` (default: the "
+        "shipped one).",
     )
     lexical_judge_support_threshold: float = Field(
         default=0.80,

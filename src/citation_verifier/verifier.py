@@ -23,6 +23,7 @@ from citation_verifier.fetch.policy import Document, PagePolicy, Settled
 from citation_verifier.fetch.rules.archive import ArchiveCopies, ArchiveRescue
 from citation_verifier.guard import apply_guard
 from citation_verifier.judge.base import Judge, judge_fields
+from citation_verifier.judge.calibration import Signals, card_for, review_reason, signals_of
 from citation_verifier.judge.parts import claim_parts, part_passages, part_retriever
 from citation_verifier.judge.routing import LanguageRouter, only
 from citation_verifier.language import LanguageIdentifier, Languages
@@ -176,6 +177,7 @@ class Verifier:
         self.verdict_cache = verdict_cache
         self._judge_fingerprint = judge_fingerprint(self.router.name, self.settings)
         self.observer = observer
+        self.calibration = card_for(self.settings.calibration_path)
 
     async def __aenter__(self) -> Verifier:
         return self
@@ -411,7 +413,7 @@ class Verifier:
         rules = rules_for(route.judge.name, languages.english)
         verdict = apply_guard(judgement, best, whole, languages.claim, rules)
         span = locate_quote(verdict.evidence_quote, best)
-        return UrlVerdict(
+        judged = UrlVerdict(
             label=verdict.label,
             evidence_quote=verdict.evidence_quote,
             confidence=verdict.confidence,
@@ -426,7 +428,40 @@ class Verifier:
             page_language=languages.page,
             **_page_fields(document),
             **judge_fields(route.judge.name, judgement),
-        ), best
+        )
+        signals = signals_of(
+            claim,
+            judge_name=route.judge.name,
+            judge_label=judgement.label,
+            judge_confidence=judgement.confidence,
+            label=judged.label,
+            quote=judged.evidence_quote,
+            reason=judged.reason,
+            detail=judged.detail,
+            cross_check=judged.cross_check,
+            english=languages.english,
+            passages=[p.text for p in best],
+            support=judgement.support,
+            partly_read=document.wall == Reason.PAYWALLED,
+        )
+        return self._calibrated(judged, signals), best
+
+    def _calibrated(self, verdict: UrlVerdict, signals: Signals) -> UrlVerdict:
+        """``verdict`` with its confidence the probability it is right (calibration.py), and
+        ``needs_review`` when that is under ``REVIEW_BELOW``. A verdict the judge failed to give
+        is no verdict: left as it is."""
+        if verdict.reason in FAILURES:
+            return verdict
+        confidence = self.calibration.confidence(signals)
+        why = review_reason(signals, confidence, self.settings.review_below)
+        return verdict.model_copy(
+            update={
+                "confidence": confidence,
+                "needs_review": why is not None,
+                "review_reason": why,
+                "confidence_signals": signals.as_json(),
+            }
+        )
 
 
 def unsupported_language(

@@ -43,6 +43,9 @@ class Judgement:
     cross_check: str | None = None
     """``agree`` or ``disagree`` when the embedded model re-scored the quote (see crosscheck)."""
     cross_check_score: float | None = None
+    support: float | None = None
+    """The judge's own P(supported) for the claim, when it has one (the checker's best chunk,
+    calibrated); a signal of how near its call was (judge/calibration.py)."""
 
     def __post_init__(self) -> None:
         if self.label not in JUDGE_LABELS:

@@ -1,10 +1,12 @@
-"""The checker with a second opinion: where the checker is unsure, another judge decides.
+"""The checker with a second opinion: where the checker's verdict would need review, another
+judge decides.
 
-"Unsure" is a band of the checker's support score (the highest P(supported) over chunks),
-``[low, high)``, set on dev data (``CHECKER_UNSURE_LOW`` / ``CHECKER_UNSURE_HIGH``). Inside it the
-second judge (the embedded LLM, or the configured API judge) gives the verdict; outside it the
-checker's verdict stands and the second judge is never called, so its cost is paid only where it
-can change the answer. A verdict the second judge gave says so in its ``detail``.
+"Would need review" is the verdict's calibrated confidence (calibration.py) under
+``REVIEW_BELOW``, the same threshold that marks verdicts ``needs_review``. There the second judge
+(the embedded LLM, or the configured API judge) gives the verdict; elsewhere the checker's
+verdict stands and the second judge is never called, so its cost is paid only where it can
+change the answer. A verdict the second judge gave says so in its ``detail``, with what it did
+to the checker's label (kept it, or changed it from one label to another).
 """
 
 from __future__ import annotations
@@ -14,36 +16,68 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from citation_verifier.judge.base import Judge, Judgement
+from citation_verifier.judge.calibration import SECOND_OPINION, CalibrationCard, signals_of
 from citation_verifier.judge.checker import CheckerJudge
 from citation_verifier.passages import Passage
 
 
 class CascadeJudge:
-    """``checker`` decides where it is sure; ``second`` inside the unsure band."""
+    """``checker`` decides where it is sure; ``second`` where its verdict would need review."""
 
-    def __init__(self, checker: CheckerJudge, second: Judge, *, low: float, high: float) -> None:
-        if not 0.0 <= low <= high <= 1.0:
-            raise ValueError(f"unsure band [{low}, {high}) must lie within [0, 1]")
+    def __init__(
+        self,
+        checker: CheckerJudge,
+        second: Judge,
+        *,
+        card: CalibrationCard,
+        review_below: float,
+    ) -> None:
         self._checker = checker
         self._second = second
-        self.low = low
-        self.high = high
+        self._card = card
+        self.review_below = review_below
 
     @property
     def name(self) -> str:
         """Both judges, recorded with each verdict."""
         return f"{self._checker.name}+{self._second.name}"
 
-    def unsure(self, support: float) -> bool:
-        """Whether a support score falls in the band where the second judge decides."""
-        return self.low <= support < self.high
+    def unsure(self, confidence: float) -> bool:
+        """Whether a calibrated confidence is where the second judge decides."""
+        return confidence < self.review_below
 
     async def judge(self, claim: str, passages: Sequence[Passage]) -> Judgement:
         """The checker's judgement, or the second judge's where the checker is unsure."""
         reading = await asyncio.to_thread(self._checker.read, claim, passages)
-        if reading.relevance and self.unsure(reading.support):
-            judgement = await self._second.judge(claim, passages)
-            note = f"checker unsure (support {reading.support:.2f}): {self._second.name} decided"
-            detail = note if judgement.detail is None else f"{note}; {judgement.detail}"
-            return replace(judgement, detail=detail)
-        return await asyncio.to_thread(self._checker.judgement, claim, passages, reading)
+        first = await asyncio.to_thread(self._checker.judgement, claim, passages, reading)
+        if not reading.relevance:
+            return first
+        signals = signals_of(
+            claim,
+            judge_name=self._checker.name,
+            judge_label=first.label,
+            judge_confidence=first.confidence,
+            label=first.label,
+            quote=first.evidence_quote,
+            reason=None,
+            detail=first.detail,
+            cross_check=None,
+            english=True,
+            passages=[p.text for p in passages],
+            support=first.support,
+        )
+        confidence = self._card.confidence(signals)
+        if not self.unsure(confidence):
+            return first
+        judgement = await self._second.judge(claim, passages)
+        did = (
+            f"kept {first.label.value}"
+            if judgement.label == first.label
+            else f"changed {first.label.value} to {judgement.label.value}"
+        )
+        note = (
+            f"{SECOND_OPINION} (confidence {confidence:.2f} < REVIEW_BELOW "
+            f"{self.review_below:g}): {self._second.name} decided, {did}"
+        )
+        detail = note if judgement.detail is None else f"{note}; {judgement.detail}"
+        return replace(judgement, detail=detail)

@@ -269,8 +269,9 @@ class CheckerJudge:
         """The judgement a reading of these passages gives (the quote is found now)."""
         texts = chunk_texts(passages)
         if not texts:
-            return Judgement(Label.NOT_FOUND, None, 1.0)
+            return Judgement(Label.NOT_FOUND, None, 1.0, support=0.0)
         label, confidence, chunk = self.decide(reading)
+        support = round(calibrated(reading.support, self.calibration), 4)
         quote = None if chunk is None else self.quote(claim, reading.texts[chunk], label)
         finding = self.overrule(claim, texts, label, quote) if self.exact_checks else None
         detail = None
@@ -286,7 +287,8 @@ class CheckerJudge:
                     confidence = max(
                         confidence, 1.0 - calibrated(reading.support, self.calibration)
                     )
-        return Judgement(label, quote, round(min(1.0, max(0.0, confidence)), 4), detail=detail)
+        confidence = round(min(1.0, max(0.0, confidence)), 4)
+        return Judgement(label, quote, confidence, detail=detail, support=support)
 
     def overrule(
         self,

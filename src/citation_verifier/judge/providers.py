@@ -8,6 +8,7 @@ from pathlib import Path
 
 from citation_verifier.errors import ConfigurationError, ModelUnavailableError
 from citation_verifier.judge.base import Judge
+from citation_verifier.judge.calibration import card_for
 from citation_verifier.judge.cascade import CascadeJudge
 from citation_verifier.judge.checker import CheckerJudge, CheckerThresholds
 from citation_verifier.judge.checker_model import CheckerModel
@@ -155,12 +156,12 @@ def checker_with_second_opinion(settings: Settings, embedder: Embedder) -> Judge
         if settings.checker_second_opinion == "local"
         else make_llm_judge(settings, settings.second_opinion_provider)
     )
-    try:
-        return CascadeJudge(
-            checker, second, low=settings.checker_unsure_low, high=settings.checker_unsure_high
-        )
-    except ValueError as error:
-        raise ConfigurationError(f"CHECKER_UNSURE_LOW/CHECKER_UNSURE_HIGH: {error}") from None
+    return CascadeJudge(
+        checker,
+        second,
+        card=card_for(settings.calibration_path),
+        review_below=settings.review_below,
+    )
 
 
 def decision_rule(settings: Settings) -> DecisionRule:
