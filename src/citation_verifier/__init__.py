@@ -1,11 +1,34 @@
 """citation-verifier: check whether the pages an LLM cited say what it claimed.
 
 Pipeline: fetch → extract → passages → retrieve → judge → guard → aggregate.
-Importing the package loads no model and opens no connection.
+Importing the package loads no model and opens no connection; ``Checker`` (the library's
+object for scripts and notebooks, ``checker_api.py``) is imported on first use.
 """
+
+from typing import TYPE_CHECKING, Any
 
 from citation_verifier.models import Label, Reason, UrlVerdict, VerifyRequest, VerifyResult
 
+if TYPE_CHECKING:
+    from citation_verifier.checker_api import Checker
+
 __version__ = "0.1.0"
 
-__all__ = ["Label", "Reason", "UrlVerdict", "VerifyRequest", "VerifyResult", "__version__"]
+__all__ = [
+    "Checker",
+    "Label",
+    "Reason",
+    "UrlVerdict",
+    "VerifyRequest",
+    "VerifyResult",
+    "__version__",
+]
+
+
+def __getattr__(name: str) -> Any:
+    # The pipeline's imports (HTTP, HTML, ONNX Runtime bindings) only for those who use them.
+    if name == "Checker":
+        from citation_verifier.checker_api import Checker
+
+        return Checker
+    raise AttributeError(f"module 'citation_verifier' has no attribute {name!r}")

@@ -9,6 +9,8 @@ from typing import Any
 
 from citation_verifier.audit.recorder import make_auditor
 from citation_verifier.models import VerifyRequest, VerifyResult
+from citation_verifier.reuse.pages import PageCache
+from citation_verifier.reuse.verdicts import VerdictCache
 from citation_verifier.settings import Settings
 from citation_verifier.verifier import Verifier
 
@@ -19,6 +21,23 @@ def build_verifier(settings: Settings | None = None, **parts: Any) -> Verifier:
     settings = settings or Settings()
     parts.setdefault("observer", make_auditor(settings))
     return Verifier(settings, **parts)
+
+
+def reuse_caches(settings: Settings) -> dict[str, Any]:
+    """The page and verdict caches a long-lived verifier (the service, a ``Checker``) keeps, as
+    ``settings`` size them (none where a size or TTL is 0): ``build_verifier`` parts."""
+    return {
+        "page_cache": (
+            PageCache(settings.fetch_cache_ttl_s, settings.fetch_cache_max_entries)
+            if settings.fetch_cache_ttl_s > 0
+            else None
+        ),
+        "verdict_cache": (
+            VerdictCache(settings.verdict_cache_max_entries)
+            if settings.verdict_cache_max_entries > 0
+            else None
+        ),
+    }
 
 
 async def verify(claim: str, urls: Sequence[str], settings: Settings | None = None) -> VerifyResult:

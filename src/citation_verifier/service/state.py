@@ -10,11 +10,9 @@ from citation_verifier.errors import ConfigurationError
 from citation_verifier.judge.base import Judgement
 from citation_verifier.judge.providers import judge_choice
 from citation_verifier.models import Reason
-from citation_verifier.pipeline import build_verifier
+from citation_verifier.pipeline import build_verifier, reuse_caches
 from citation_verifier.retrieve import Embedder, MiniLMEmbedder
 from citation_verifier.reuse.embeddings import CachingEmbedder
-from citation_verifier.reuse.pages import PageCache
-from citation_verifier.reuse.verdicts import VerdictCache
 from citation_verifier.service.metrics import ServiceMetrics
 from citation_verifier.service.stages import TimedEmbedder, TimedFetcher, TimedJudge
 from citation_verifier.settings import Settings
@@ -64,16 +62,7 @@ class ServiceState:
             fetcher=fetcher,
             embedder=timed_embedder,
             judge=judge,
-            page_cache=(
-                PageCache(settings.fetch_cache_ttl_s, settings.fetch_cache_max_entries)
-                if settings.fetch_cache_ttl_s > 0
-                else None
-            ),
-            verdict_cache=(
-                VerdictCache(settings.verdict_cache_max_entries)
-                if settings.verdict_cache_max_entries > 0
-                else None
-            ),
+            **reuse_caches(settings),
         )
         self.metrics.watch_archive(self.verifier.archive.client)
         self.error = None
