@@ -372,36 +372,13 @@ async def predict(verifier: Verifier, row: EvalRow, url: str | None) -> Predicti
 
 
 async def evaluate_files(
-    files: Sequence[Path],
-    *,
-    settings: Settings,
-    limit: int | None = None,
-    seed: int = 13,
-    via_http: bool = False,
-    split: Split | None = "test",
-    checkpoint_dir: Path | None = None,
-    on_progress: Callable[[str, int, int], None] = lambda name, done, total: None,
-    fresh: bool = False,
-    on_reuse: Callable[[str, int, Path], None] = lambda name, rows, path: None,
+    files: Sequence[Path], *, settings: Settings, **options: Any
 ) -> dict[str, Scores]:
-    """Scores per dataset file, on the rows of ``split`` (None: every row; the default, test,
-    holds rows no shipped model was trained or tuned on). Finished rows are checkpointed under
-    ``checkpoint_dir`` (default: ``settings.cache_dir / "eval"``) and reused by a rerun of the
-    same configuration (``on_reuse`` is told how many, per dataset), unless ``fresh``. Each
-    verdict's confidence is computed again from its signals with the calibration card in use,
-    so a card fitted again is measured without judging the rows again."""
-    predicted = await predict_files(
-        files,
-        settings=settings,
-        limit=limit,
-        seed=seed,
-        via_http=via_http,
-        split=split,
-        checkpoint_dir=checkpoint_dir,
-        on_progress=on_progress,
-        fresh=fresh,
-        on_reuse=on_reuse,
-    )
+    """Scores per dataset file of :func:`predict_files`'s predictions (``options`` are its:
+    ``split``, ``limit``, ``checkpoint_dir``, ...). Each verdict's confidence is computed again
+    from its signals with the calibration card in use, so a card fitted again is measured
+    without judging the rows again."""
+    predicted = await predict_files(files, settings=settings, **options)
     card = card_for(settings.calibration_path)
     return {
         name: score([recalibrated(p, card, settings.review_below) for p in rows], three_way, skip)
@@ -432,9 +409,11 @@ async def predict_files(
     fresh: bool = False,
     on_reuse: Callable[[str, int, Path], None] = lambda name, rows, path: None,
 ) -> dict[str, tuple[list[Prediction], bool, int]]:
-    """Per dataset file: the pipeline's prediction for each row of ``split`` (checkpointed as
-    :func:`evaluate_files` says), whether the set has contradicted rows, and how many rows were
-    skipped."""
+    """Per dataset file: the pipeline's prediction for each row of ``split`` (None: every row;
+    the default, test, holds rows no shipped model was trained or tuned on), whether the set has
+    contradicted rows, and how many rows were skipped. Finished rows are checkpointed under
+    ``checkpoint_dir`` (default: ``settings.cache_dir / "eval"``) and reused by a rerun of the
+    same configuration (``on_reuse`` is told how many, per dataset), unless ``fresh``."""
     if via_http:
         settings = settings.model_copy(update={"allow_private_urls": True})
     results: dict[str, tuple[list[Prediction], bool, int]] = {}

@@ -237,18 +237,24 @@
     return item;
   }
 
+  // A click on an in-page link (``selector``) opens the <details> holding its target, if
+  // closed, and gives the target the focus.
+  function openLinkTarget(event, selector) {
+    const link = event.target.closest(selector);
+    if (!link) return;
+    const target = document.getElementById(link.getAttribute("href").slice(1));
+    if (!target) return;
+    event.preventDefault();
+    const details = target.closest("details");
+    if (details) details.open = true;
+    target.focus();
+  }
+
   // A link of the list takes the reader to the card, opening its statement's citations if
   // they are closed, and gives it the focus.
   function followReviewLinks(section) {
     section.addEventListener("click", function (event) {
-      const link = event.target.closest("a");
-      if (!link) return;
-      const target = document.getElementById(link.getAttribute("href").slice(1));
-      if (!target) return;
-      event.preventDefault();
-      const details = target.closest("details");
-      if (details) details.open = true;
-      target.focus();
+      openLinkTarget(event, "a");
     });
   }
 
@@ -850,14 +856,7 @@
 
     // A marker takes the reader to what it cites, opening the citations if they are closed.
     statements.addEventListener("click", function (event) {
-      const link = event.target.closest("a.marker");
-      if (!link) return;
-      const target = document.getElementById(link.getAttribute("href").slice(1));
-      if (!target) return;
-      event.preventDefault();
-      const details = target.closest("details");
-      if (details) details.open = true;
-      target.focus();
+      openLinkTarget(event, "a.marker");
     });
 
     const fields = [answerInput, archive.date];
