@@ -103,11 +103,11 @@ async def test_invented_quote_is_downgraded_by_the_guard(
         )
     assert judge.calls == [("Water boils.", 1)]
     verdict = result.citations[0]
-    assert (verdict.label, verdict.reason, verdict.confidence) == (
-        Label.NOT_FOUND,
-        Reason.EVIDENCE_QUOTE_NOT_IN_SOURCE,
-        0.0,
-    )
+    assert (verdict.label, verdict.reason) == (Label.NOT_FOUND, Reason.EVIDENCE_QUOTE_NOT_IN_SOURCE)
+    # The judge was sure of its own label: the guard's is the doubtful one, for a person to see.
+    assert verdict.confidence < 0.5 and verdict.needs_review
+    assert verdict.review_reason is not None
+    assert verdict.review_reason.startswith("rule and model disagree")
 
 
 async def test_only_top_k_passages_reach_the_judge(serve: Serve, embedder: MiniLMEmbedder) -> None:
