@@ -11,6 +11,7 @@ import pytest
 
 from citation_verifier.demo.loopback import LoopbackSite, Page, Route
 from citation_verifier.judge.calibration import (
+    FEATURES,
     MIN_RULE_ROWS,
     SHIPPED_CARD,
     CalibrationCard,
@@ -125,6 +126,10 @@ def test_signals_read_the_verdict_and_the_judge() -> None:
     assert signals.rule_overturned
     assert signals.quote_coverage > 0.5
     assert signals.claim_words == 6
+
+
+def test_every_signal_value_is_named_in_features() -> None:
+    assert tuple(_signals(0.7).values()) == FEATURES
 
 
 def test_judge_families_and_deciding_rules_by_name() -> None:

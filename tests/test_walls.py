@@ -404,3 +404,16 @@ def test_walls_are_named_through_the_crawling_api_from_its_markdown(
             citation.detail,
         )
     assert {c.url: c.reason for c in articles if c.label != Label.SUPPORTED} == {}
+
+
+def test_a_paywalled_page_that_does_not_settle_it_is_never_marked_for_review(
+    site: LoopbackSite, embedder: MiniLMEmbedder, settings: Settings
+) -> None:
+    # Every verdict is under REVIEW_BELOW 1.0; a page not read is no verdict to review.
+    marking = settings.model_copy(update={"review_below": 1.0})
+    [citation] = verify(marking, embedder, site.url("/paywalled"))
+    assert citation.label == Label.UNREACHABLE
+    assert (citation.needs_review, citation.review_reason) == (False, None)
+    [read] = verify(marking, embedder, site.url(PAYWALL_STATES_CLAIM_PATH))
+    assert read.label == Label.SUPPORTED and read.needs_review
+    assert read.review_reason and read.review_reason.startswith("page only partly read")

@@ -46,9 +46,10 @@ class Checker:
 
     def __init__(self, settings: Settings | None = None, **overrides: Any) -> None:
         base = settings or Settings()
-        self.settings = base.model_copy(update=overrides) if overrides else base
-        if overrides:  # validated as the environment's values are
-            self.settings = Settings.model_validate(self.settings.model_dump())
+        # Overrides are validated as the environment's values are.
+        self.settings = (
+            Settings.model_validate({**base.model_dump(), **overrides}) if overrides else base
+        )
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(
             target=self._loop.run_forever, name="citation-verifier-checker", daemon=True

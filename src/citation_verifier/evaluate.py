@@ -32,7 +32,6 @@ from citation_verifier.judge.calibration import (
     Signals,
     card_for,
     expected_calibration_error,
-    review_reason,
     risk_coverage,
 )
 from citation_verifier.models import FAILURES, Label, Reason
@@ -390,10 +389,8 @@ def recalibrated(prediction: Prediction, card: CalibrationCard, review_below: fl
     """``prediction`` with the confidence and review mark ``card`` gives its signals."""
     if prediction.signals is None:
         return prediction
-    signals = Signals(**prediction.signals)
-    confidence = card.confidence(signals)
-    marked = review_reason(signals, confidence, review_below) is not None
-    return dataclasses.replace(prediction, confidence=confidence, needs_review=marked)
+    confidence, why = card.assess(Signals(**prediction.signals), review_below)
+    return dataclasses.replace(prediction, confidence=confidence, needs_review=why is not None)
 
 
 async def predict_files(

@@ -23,7 +23,7 @@ from citation_verifier.fetch.policy import Document, PagePolicy, Settled
 from citation_verifier.fetch.rules.archive import ArchiveCopies, ArchiveRescue
 from citation_verifier.guard import apply_guard
 from citation_verifier.judge.base import Judge, judge_fields
-from citation_verifier.judge.calibration import Signals, card_for, review_reason, signals_of
+from citation_verifier.judge.calibration import Signals, card_for, signals_of
 from citation_verifier.judge.parts import claim_parts, part_passages, part_retriever
 from citation_verifier.judge.routing import LanguageRouter, only
 from citation_verifier.language import LanguageIdentifier, Languages
@@ -452,8 +452,7 @@ class Verifier:
         is no verdict: left as it is."""
         if verdict.reason in FAILURES:
             return verdict
-        confidence = self.calibration.confidence(signals)
-        why = review_reason(signals, confidence, self.settings.review_below)
+        confidence, why = self.calibration.assess(signals, self.settings.review_below)
         return verdict.model_copy(
             update={
                 "confidence": confidence,
@@ -498,6 +497,9 @@ def paywalled(document: Document, verdict: UrlVerdict) -> UrlVerdict:
             "evidence_context": None,
             "confidence": 1.0,
             "detail": f"{document.wall_detail}{NOT_SETTLED}",
+            # A page not read is no verdict: nothing for a reviewer to weigh.
+            "needs_review": False,
+            "review_reason": None,
         }
     )
 

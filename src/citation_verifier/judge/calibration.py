@@ -100,33 +100,31 @@ class Signals:
 
     def values(self) -> dict[str, float]:
         """Every input a logistic model can use, by :data:`FEATURES` name."""
-        return dict(zip(FEATURES, self._vector(), strict=True))
-
-    def _vector(self) -> list[float]:
         # The judge's confidence is in its own label: where a rule or the quote guard overturned
         # it, what it says of ours is the rest.
         said = 1.0 - self.judge_confidence if self.rule_overturned else self.judge_confidence
         p = min(max(said, 0.02), 0.98)
         s = min(max(self.support if self.support is not None else 0.5, 0.02), 0.98)
         support_logit = math.log(s / (1 - s))
-        return [
-            1.0,
-            math.log(p / (1 - p)),
-            float(self.label == Label.SUPPORTED),
-            float(self.label == Label.CONTRADICTED),
-            self.quote_coverage,
-            float(self.rule_overturned),
-            self.parts_disagree,
-            float(self.partly_read),
-            float(self.cross_disagree),
-            math.log1p(self.claim_words) / 4,
-            float(self.english),
-            float(self.support is not None),
-            support_logit,
-            support_logit**2 / 10,
-            self.best_coverage,
-            math.log1p(self.passage_chars) / 8,
-        ]
+        values = {
+            "bias": 1.0,
+            "judge_logit": math.log(p / (1 - p)),
+            "supported": float(self.label == Label.SUPPORTED),
+            "contradicted": float(self.label == Label.CONTRADICTED),
+            "quote_coverage": self.quote_coverage,
+            "rule_overturned": float(self.rule_overturned),
+            "parts_disagree": self.parts_disagree,
+            "partly_read": float(self.partly_read),
+            "cross_disagree": float(self.cross_disagree),
+            "claim_words": math.log1p(self.claim_words) / 4,
+            "english": float(self.english),
+            "has_support": float(self.support is not None),
+            "support_logit": support_logit,
+            "support_logit_squared": support_logit**2 / 10,
+            "best_coverage": self.best_coverage,
+            "passage_chars": math.log1p(self.passage_chars) / 8,
+        }
+        return values
 
     def as_json(self) -> dict[str, Any]:
         """For eval checkpoints (re-fitting needs the signals, not only the confidence)."""
@@ -235,6 +233,12 @@ class CalibrationCard:
         """Write the card as JSON."""
         path.write_text(json.dumps(asdict(self), indent=1, sort_keys=True) + "\n", "utf-8")
 
+    def assess(self, signals: Signals, review_below: float) -> tuple[float, str | None]:
+        """The confidence for ``signals`` and, when it is under ``review_below``, why the
+        verdict needs review (:func:`review_reason`)."""
+        confidence = self.confidence(signals)
+        return confidence, review_reason(signals, confidence, review_below)
+
     def confidence(self, signals: Signals) -> float:
         """P(the verdict is right) for ``signals``."""
         rule = self.rules.get(signals.rule or "")
@@ -298,7 +302,8 @@ def fit(
         card.fitted_on[f"family:{name}"] = len(members)
         if name != "all" and len(members) < MIN_FAMILY_ROWS:
             continue
-        x = np.array([[s.values()[f] for f in features] for _, s, _ in members], dtype=np.float64)
+        rows_values = [s.values() for _, s, _ in members]
+        x = np.array([[v[f] for f in features] for v in rows_values], dtype=np.float64)
         y = np.array([float(r) for _, _, r in members])
         weight = np.array([1.0 / card.fitted_on[d] for d, _, _ in members])
         card.weights[name] = _logistic(x, y, weight / weight.mean(), ridge)
