@@ -14,7 +14,13 @@ from pydantic import SecretStr, ValidationError
 
 from batch_helpers import CountingEmbedder
 from citation_verifier.demo.loopback import LoopbackSite, Page, Route
-from citation_verifier.demo.site import BOILING_HTML, demo_routes, example_answer
+from citation_verifier.demo.site import (
+    BOILING_HTML,
+    answer_routes,
+    attributed_answer,
+    demo_routes,
+    example_answer,
+)
 from citation_verifier.judge.calibration import review_priority
 from citation_verifier.models import Label
 from citation_verifier.retrieve import MiniLMEmbedder
@@ -459,6 +465,21 @@ def test_check_answer_gives_the_statements_and_precision_of_the_example(
     assert set(result["statements"][0]["citations"][0]) >= SPEC_FIELDS
     metrics = httpx.get(service.url + "/metrics").text
     assert 'cv_claims_total{label="uncited"} 1.0' in metrics
+
+
+def test_check_answer_gives_joint_support_misattribution_and_liu_figures(
+    start: Callable[[Settings], BackgroundServer], serve: Serve
+) -> None:
+    site = serve(answer_routes())
+    service = start(_settings(judge_provider="checker"))
+    body = {"answer": attributed_answer(site.base_url)}
+    result = httpx.post(service.url + "/check-answer", json=body, timeout=60).json()
+    statements = result["statements"]
+    assert [s["overall"] for s in statements] == ["supported", "not_found", "supported"]
+    assert [f["label"] for f in statements[0]["facts"]] == ["supported", "supported"]
+    assert [m["source"] for m in statements[1]["misattributed"]] == ["[1]"]
+    assert (result["citation_recall"], result["citation_precision_liu"]) == (2 / 3, 0.75)
+    assert result["misattributed"] == 1
 
 
 def test_check_answer_takes_a_citations_array(

@@ -228,4 +228,10 @@ def test_demo_prints_the_article_examples() -> None:
     # ... and a whole answer is checked statement by statement.
     assert "  3. uncited      Sourdough is a bread.  (citations: -)" in lines
     assert any(line.startswith("  4. contradicted") for line in lines)
-    assert "  citation_precision=0.5 (2/4)" in lines
+    assert any(
+        line.startswith("  citation_precision=0.5 (2/4)  citation_recall=0.5") for line in lines
+    )
+    # ... and one whose facts are in two sources, one of them cited for the other's fact.
+    assert "       fact supported: The Orlen Bridge was designed by Halvorsen & Brook." in lines
+    assert "       misattributed: [1] states it" in lines
+    assert any("citation_recall=0.6666666666666666 (2/3)" in line for line in lines)

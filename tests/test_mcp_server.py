@@ -21,7 +21,12 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.types import CallToolResult, TextContent
 
 from citation_verifier.demo.loopback import LoopbackSite, Route
-from citation_verifier.demo.site import demo_routes, example_answer
+from citation_verifier.demo.site import (
+    answer_routes,
+    attributed_answer,
+    demo_routes,
+    example_answer,
+)
 from citation_verifier.terminal import ExitCode
 
 WATER_100 = "Water boils at 100 degrees Celsius at sea level."
@@ -166,6 +171,23 @@ async def test_check_answer_reports_statements_and_citation_precision(
     assert (body["citations"], body["supported_citations"], body["unique_urls"]) == (2, 1, 2)
     assert (body["supported"], body["unreachable"], body["uncited"]) == (1, 1, 1)
     assert transcript.progress and transcript.progress[-1][:2] == (4, 4)
+
+
+async def test_check_answer_reports_facts_misattribution_and_liu_figures(
+    tmp_path: Path, serve: Callable[[Mapping[str, Route]], LoopbackSite]
+) -> None:
+    pages = serve(answer_routes())
+    errlog = tmp_path / "stderr.log"
+    async with stdio_session(errlog, Transcript(), JUDGE_PROVIDER="checker") as session:
+        result = await session.call_tool(
+            "check_answer", {"answer": attributed_answer(pages.base_url)}
+        )
+    assert not result.is_error, _text(result)
+    body = result.structured_content
+    assert isinstance(body, dict)
+    assert [s["overall"] for s in body["statements"]] == ["supported", "not_found", "supported"]
+    assert [m["source"] for m in body["statements"][1]["misattributed"]] == ["[1]"]
+    assert (body["citation_recall"], body["citation_precision_liu"]) == (2 / 3, 0.75)
 
 
 async def test_check_answer_gives_the_issue_example_its_four_labels(

@@ -245,8 +245,10 @@ def test_the_answer_mode_shows_each_statement_with_its_label_and_marks(
         summary = page.locator("#answer-summary").inner_text()
         assert "Citation precision: 40%" in summary and "2/5 citations supported" in summary
         counts = page.locator("#answer-counts > li").all_inner_texts()
+        assert "Citation recall: " in summary and "Precision (Liu et al.): " in summary
         assert counts == [
             "2 supported",
+            "0 partly supported",
             "1 contradicted",
             "1 not found",
             "0 unreachable",

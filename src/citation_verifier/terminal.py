@@ -33,6 +33,7 @@ LABEL_STYLES = {
     "supported": "green",
     "contradicted": "bold red",
     "not_found": "yellow",
+    "partial": "yellow",
     "unreachable": "dim",
     "uncited": "cyan",
     "unresolved": "magenta",

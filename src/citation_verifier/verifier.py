@@ -18,6 +18,7 @@ from typing import Any, Protocol
 from citation_verifier.aggregate import aggregate
 from citation_verifier.deadline import Deadline, in_time, late_verdict
 from citation_verifier.errors import CitationVerifierError
+from citation_verifier.facts import FactSplitter
 from citation_verifier.fetch.base import Fetcher
 from citation_verifier.fetch.policy import Document, PagePolicy, Settled
 from citation_verifier.fetch.rules.archive import ArchiveCopies, ArchiveRescue
@@ -178,6 +179,8 @@ class Verifier:
         self._judge_fingerprint = judge_fingerprint(self.router.name, self.settings)
         self.observer = observer
         self.calibration = card_for(self.settings.calibration_path)
+        self.facts = FactSplitter()
+        """Splits an answer's statements into facts (``answers/support.py``)."""
 
     async def __aenter__(self) -> Verifier:
         return self

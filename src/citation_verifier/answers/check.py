@@ -7,62 +7,21 @@ import asyncio
 from collections.abc import Sequence
 from datetime import datetime
 
-from citation_verifier.aggregate import aggregate
-from citation_verifier.answers.models import (
-    AnswerRequest,
-    AnswerResult,
-    MarkerResult,
-    StatementLabel,
+from citation_verifier.answers.models import AnswerRequest, AnswerResult
+from citation_verifier.answers.parse import Statement, parse_answer, source_names
+from citation_verifier.answers.support import (
+    FollowUp,
+    answer_result,
+    follow_ups,
+    needs_follow_up,
+    read_urls,
+    statement_outcome,
 )
-from citation_verifier.answers.models import StatementResult as StatementOutcome
-from citation_verifier.answers.parse import Statement, parse_answer
 from citation_verifier.deadline import Deadline, in_time, late_verdict
 from citation_verifier.fetch.policy import Document, Settled
-from citation_verifier.models import FAILURES, Label, UrlVerdict
+from citation_verifier.models import UrlVerdict
 from citation_verifier.verifier import Progress, Steps, Verifier
 from citation_verifier.workers import one_at_a_time
-
-
-def statement_outcome(statement: Statement, verdicts: Sequence[UrlVerdict]) -> StatementOutcome:
-    """A statement's result from the verdicts on its URLs (in the statement's URL order)."""
-    if statement.urls:
-        overall = StatementLabel(aggregate(v.label for v in verdicts).value)
-    elif statement.problems:
-        overall = StatementLabel.UNRESOLVED
-    else:
-        overall = StatementLabel.UNCITED
-    return StatementOutcome(
-        text=statement.text,
-        claim=statement.claim,
-        overall=overall,
-        citations=list(verdicts),
-        markers=[
-            MarkerResult(text=m.text, urls=list(m.urls), problems=list(m.problems))
-            for m in statement.markers
-        ],
-        problems=list(statement.problems),
-    )
-
-
-def answer_result(statements: Sequence[StatementOutcome]) -> AnswerResult:
-    """The answer's figures over its statements: citation precision is supported citations over
-    all verified citations (uncited statements and unresolved markers are not citations, and a
-    citation the judge failed on is not a result)."""
-    verdicts = [v for s in statements for v in s.citations]
-    supported = sum(v.label == Label.SUPPORTED for v in verdicts)
-    judged = sum(v.reason not in FAILURES for v in verdicts)
-    counts = {label.value: 0 for label in StatementLabel}
-    for statement in statements:
-        counts[statement.overall.value] += 1
-    return AnswerResult(
-        statements=list(statements),
-        citation_precision=supported / judged if judged else None,
-        citations=len(verdicts),
-        supported_citations=supported,
-        unique_urls=len({v.url for v in verdicts}),
-        credits=sum(v.credits for v in verdicts),
-        **counts,
-    )
 
 
 async def check_answer(
@@ -83,6 +42,7 @@ async def check_answer(
         cited_at=request.cited_at,
         compare_archive=request.compare_archive,
         deadline=deadline,
+        language=language,
     )
 
 
@@ -94,11 +54,14 @@ async def check_statements(
     cited_at: datetime | None = None,
     compare_archive: bool = False,
     deadline: Deadline | None = None,
+    language: str | None = None,
 ) -> AnswerResult:
     """Verify already parsed ``statements``. Each distinct URL is loaded once (its credits and
     attempts booked on its first citation); pairs are judged concurrently, each as soon as its
-    page is loaded. ``cited_at`` and ``compare_archive`` are as for a claim; a citation
-    unfinished at ``deadline`` is ``deadline_exceeded``."""
+    page is loaded. A statement no citation supports alone is then judged fact by fact and
+    against the answer's other pages (``answers/support.py``; ``language`` is the answer's).
+    ``cited_at`` and ``compare_archive`` are as for a claim; a citation unfinished at
+    ``deadline`` is ``deadline_exceeded``."""
     urls = list(dict.fromkeys(url for s in statements for url in s.urls))
     pairs = [(s.claim, url) for s in statements for url in s.urls]
     report = Steps(len(urls) + len(pairs), progress)
@@ -134,7 +97,7 @@ async def check_statements(
         for task in loading.values():  # a cancelled answer leaves no page loading
             task.cancel()
     booked: set[str] = set()
-    outcomes: list[StatementOutcome] = []
+    owns: list[list[UrlVerdict]] = []
     position = 0
     for statement in statements:
         own = []
@@ -144,5 +107,29 @@ async def check_statements(
             booked.add(verdict.url)
             own.append(verdict)
         position += len(statement.urls)
-        outcomes.append(statement_outcome(statement, own))
+        owns.append(own)
+    read = [url for url in read_urls(verdicts) if url in loaded]
+    facts = [
+        await asyncio.to_thread(verifier.facts.facts, s.claim, language)
+        if needs_follow_up(s, own) and read
+        else [s.claim]
+        for s, own in zip(statements, owns, strict=True)
+    ]
+    plans = [
+        follow_ups(s, own, parts, read)
+        for s, own, parts in zip(statements, owns, facts, strict=True)
+    ]
+
+    async def follow(step: FollowUp) -> tuple[FollowUp, UrlVerdict] | None:
+        verdict = await in_time(deadline, verifier.verdict(step.claim, loaded[step.url]))
+        return None if verdict is None else (step, verdict)
+
+    followed = await asyncio.gather(*(follow(step) for plan in plans for step in plan))
+    names = source_names(statements)
+    outcomes = []
+    position = 0
+    for statement, own, plan, parts in zip(statements, owns, plans, facts, strict=True):
+        mine = [f for f in followed[position : position + len(plan)] if f is not None]
+        position += len(plan)
+        outcomes.append(statement_outcome(statement, own, mine, parts, names))
     return answer_result(outcomes)

@@ -12,8 +12,14 @@ from pydantic import ValidationError
 from rich.text import Text
 
 from citation_verifier.answers.check import check_statements
-from citation_verifier.answers.models import AnswerRequest, AnswerResult, StatementLabel
+from citation_verifier.answers.models import (
+    AnswerRequest,
+    AnswerResult,
+    StatementLabel,
+    StatementResult,
+)
 from citation_verifier.answers.parse import answer_request_from_text, parse_answer
+from citation_verifier.answers.support import figure_text, recall_text
 from citation_verifier.deadline import request_deadline
 from citation_verifier.errors import CitationVerifierError, InputError, validation_message
 from citation_verifier.language import LanguageIdentifier
@@ -58,9 +64,27 @@ def _read(path: Path) -> str:
 
 def precision_text(result: AnswerResult) -> str:
     """``citation_precision=0.5000 (2/4)``, or ``n/a`` when nothing was cited."""
-    value = result.citation_precision
-    shown = "n/a" if value is None else f"{value:.4f}"
-    return f"citation_precision={shown} ({result.supported_citations}/{result.citations})"
+    return figure_text(
+        "citation_precision",
+        result.citation_precision,
+        result.supported_citations,
+        result.citations,
+    )
+
+
+def statement_lines(statement: StatementResult) -> list[str]:
+    """What a statement's facts and misattributions add to its report lines."""
+    lines = []
+    for fact in statement.facts:
+        source = f"  {fact.url}" if fact.url else ""
+        lines.append(f"   fact {fact.label.value}{source}: {fact.text}")
+        if fact.evidence_quote:
+            lines.append(f'     "{" ".join(fact.evidence_quote.split())}"')
+    for other in statement.misattributed:
+        lines.append(f"   misattributed: {other.source} states it ({other.url})")
+        if other.evidence_quote:
+            lines.append(f'     "{" ".join(other.evidence_quote.split())}"')
+    return lines
 
 
 def counts_text(result: AnswerResult) -> str:
@@ -92,12 +116,15 @@ def print_report(result: AnswerResult) -> None:
                 console.print(Text(f'     "{" ".join(citation.evidence_quote.split())}"'))
             if citation.needs_review:
                 console.print(Text(f"     {review_cell(citation)}", style="bold magenta"))
+        for line in statement_lines(statement):
+            console.print(Text(line))
         for problem in statement.problems:
             console.print(Text(f"   problem: {problem}"))
         for line in [*wall_lines(statement.citations), *archive_lines(statement.citations)]:
             console.print(Text(f"   {line}"))
     console.print(Text(precision_text(result)))
-    console.print(Text(counts_text(result)))
+    console.print(Text(recall_text(result)))
+    console.print(Text(counts_text(result) + f" misattributed={result.misattributed}"))
 
 
 def check_answer_command(
@@ -164,6 +191,7 @@ def check_answer_command(
                 cited_at=request.cited_at,
                 compare_archive=request.compare_archive,
                 deadline=request_deadline(settings, unless_unset=True),
+                language=language,
             )
 
     try:

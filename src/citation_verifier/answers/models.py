@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from citation_verifier.models import (
     CITED_AT_DESCRIPTION,
     COMPARE_ARCHIVE_DESCRIPTION,
+    Label,
     UrlVerdict,
     as_utc,
     text_before,
@@ -23,6 +24,8 @@ class StatementLabel(StrEnum):
     SUPPORTED = "supported"
     CONTRADICTED = "contradicted"
     NOT_FOUND = "not_found"
+    PARTIAL = "partial"
+    """Its citations state some of its facts, not all (none contradicts it)."""
     UNREACHABLE = "unreachable"
     UNCITED = "uncited"
     """No citation marker or link: kept, not verified."""
@@ -108,6 +111,25 @@ class MarkerResult(BaseModel):
     )
 
 
+class FactResult(BaseModel):
+    """One fact of a statement its citations were read for one by one (docs/ANSWERS.md)."""
+
+    text: str = Field(description="The fact as judged: a claim of its own.")
+    label: Label = Field(description="supported when one of the statement's citations states it.")
+    url: str | None = Field(default=None, description="The citation that decided the label.")
+    evidence_quote: str | None = Field(default=None, description="That citation's quote.")
+    confidence: float = Field(default=0.0, ge=0.0, le=1.0)
+
+
+class Misattribution(BaseModel):
+    """Another source of the same answer that states a statement its own citations do not."""
+
+    source: str = Field(description='How the answer names it: "[2]", or its URL.')
+    url: str
+    evidence_quote: str | None = None
+    confidence: float = Field(ge=0.0, le=1.0)
+
+
 class StatementResult(BaseModel):
     """One statement of the answer: as written, as checked, and what its citations found."""
 
@@ -123,6 +145,21 @@ class StatementResult(BaseModel):
     problems: list[str] = Field(
         default_factory=list, description="Markers that could not be resolved to a source."
     )
+    facts: list[FactResult] = Field(
+        default_factory=list,
+        description="Its facts, each judged against its citations, when no citation alone "
+        "supports the whole statement and it states several.",
+    )
+    misattributed: list[Misattribution] = Field(
+        default_factory=list,
+        description="Sources cited elsewhere in the answer that state it where its own "
+        "citations do not.",
+    )
+    supporting_urls: list[str] = Field(
+        default_factory=list,
+        description="Its citations that state it or one of its facts (Liu et al.'s precise "
+        "citations).",
+    )
 
 
 class AnswerResult(BaseModel):
@@ -134,11 +171,31 @@ class AnswerResult(BaseModel):
     )
     citations: int = Field(ge=0, description="Statement–URL pairs verified.")
     supported_citations: int = Field(ge=0, description="Those whose verdict is supported.")
+    citation_recall: float | None = Field(
+        default=None,
+        description="Liu et al. 2023: statements their citations support, together / every "
+        "statement (uncited ones included; those no citation of could be judged left out); "
+        "null when none counts.",
+    )
+    recall_statements: int = Field(default=0, ge=0, description="Statements recall counts.")
+    citation_precision_liu: float | None = Field(
+        default=None,
+        description="Liu et al. 2023: citations that support their statement in full or one of "
+        "its facts / all judged citations; null when nothing was judged.",
+    )
+    supporting_citations: int = Field(
+        default=0, ge=0, description="Citations that support their statement or a fact of it."
+    )
+    judged_citations: int = Field(default=0, ge=0, description="Citations a judge read.")
     supported: int = Field(ge=0, description="Statements whose overall label is supported.")
+    partial: int = Field(default=0, ge=0, description="Statements whose citations state part.")
     contradicted: int = Field(ge=0, description="Statements contradicted by a citation.")
     not_found: int = Field(ge=0, description="Statements whose citations do not say it.")
     unreachable: int = Field(ge=0, description="Statements whose every citation is unreachable.")
     uncited: int = Field(ge=0, description="Statements with no citation (not verified).")
     unresolved: int = Field(ge=0, description="Statements whose markers match no source.")
+    misattributed: int = Field(
+        default=0, ge=0, description="Statements another source of the answer states instead."
+    )
     unique_urls: int = Field(ge=0, description="Distinct URLs fetched (each once per answer).")
     credits: float = Field(default=0.0, ge=0, description="Crawling-API credits of the answer.")

@@ -49,6 +49,9 @@ class Marker:
     text: str
     urls: tuple[str, ...] = ()
     problems: tuple[str, ...] = ()
+    named: tuple[tuple[str, str], ...] = ()
+    """(URL, the source's marker: "[2]", "[^note]") for each URL it cites by a source's number
+    or footnote label."""
 
 
 @dataclass(frozen=True)
@@ -525,18 +528,34 @@ def _resolve(cite: _Cite, sources: dict[str, str], bare: set[str]) -> Marker:
     to be an http(s) URL; what cannot be resolved is a problem."""
     candidates = list(cite.urls)
     problems = []
+    named = []
     for key in cite.keys:
         url = sources.get(key) or (sources.get(key[1:]) if key.startswith("^") else None)
         if url is not None:
             candidates.append(url)
+            named.append((url, f"[{key}]"))
         elif key in bare:
             problems.append(f"[{key}] names a source without a URL")
         else:
             problems.append(f"[{key}] matches no source in the answer")
     urls = []
+    valid = {}
     for url in candidates:
         try:
-            urls.append(validate_http_url(url))
+            valid[url] = validate_http_url(url)
+            urls.append(valid[url])
         except ValueError as error:
             problems.append(f"{cite.written}: {error}")
-    return Marker(cite.written, tuple(dict.fromkeys(urls)), tuple(problems))
+    names = tuple((valid[url], name) for url, name in named if url in valid)
+    return Marker(cite.written, tuple(dict.fromkeys(urls)), tuple(problems), names)
+
+
+def source_names(statements: Sequence[Statement]) -> dict[str, str]:
+    """How the answer names each URL its statements cite by number or footnote ("[2]"): the
+    first name a marker gives it."""
+    names: dict[str, str] = {}
+    for statement in statements:
+        for marker in statement.markers:
+            for url, name in marker.named:
+                names.setdefault(url, name)
+    return names

@@ -30,11 +30,13 @@ class ResultRow(BaseModel):
     statement: int | None = None
     """Position of the statement in an answer record; None for a claim record."""
     cited_at: datetime | None = None
+    follow: str | None = None
+    """An answer statement's follow-up (:attr:`Citation.follow`); None for an input citation."""
 
     @property
     def key(self) -> str:
         """Same identity as :attr:`Citation.key`."""
-        return citation_key(self.id, self.statement, self.index)
+        return citation_key(self.id, self.statement, self.index, self.follow)
 
     def matches(self, citation: Citation) -> bool:
         """Whether this row is the finished form of ``citation``."""

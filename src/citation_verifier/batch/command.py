@@ -141,6 +141,9 @@ async def _score(
 
     def started(done: int, total: int) -> None:
         nonlocal task_id
+        if progress is not None and task_id is not None:  # answers' follow-ups join the bar
+            progress.update(task_id, total=total, completed=done)
+            return
         # Nothing left to score (every citation reused, or none at all): no bar to draw.
         if progress is not None and done < total:
             progress.start()

@@ -18,15 +18,30 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from urllib.parse import urlsplit
 
-from citation_verifier.answers.check import answer_result, statement_outcome
+from citation_verifier.answers.parse import source_names
+from citation_verifier.answers.support import (
+    FollowUp,
+    answer_result,
+    follow_ups,
+    needs_follow_up,
+    read_urls,
+    statement_outcome,
+)
 from citation_verifier.batch.checkpoint import Checkpoint, ResultRow
-from citation_verifier.batch.records import BatchInput, Citation, LineError, citation_key
+from citation_verifier.batch.records import (
+    AnswerRecord,
+    BatchInput,
+    Citation,
+    LineError,
+    citation_key,
+)
 from citation_verifier.batch.summary import AnswerRow, Summary, summarize
 from citation_verifier.deadline import in_time, late_verdict, request_deadline
+from citation_verifier.facts import FactSplitter
 from citation_verifier.fetch.outcomes import Document, Settled
 from citation_verifier.judge.base import Judge
 from citation_verifier.models import FAILURES, UrlVerdict
-from citation_verifier.pipeline import build_verifier
+from citation_verifier.pipeline import build_verifier, reuse_caches
 from citation_verifier.retrieve import Embedder, MiniLMEmbedder
 from citation_verifier.reuse.embeddings import CachingEmbedder
 from citation_verifier.settings import Settings
@@ -72,7 +87,11 @@ class LocalRunner(Runner):
             if isinstance(inner, CachingEmbedder)
             else CachingEmbedder(inner, settings.batch_embed_cache)
         )
-        self.verifier = build_verifier(settings, embedder=self.embedder, judge=judge)
+        # A page an answer's follow-ups read again comes from the page cache, not the host.
+        caches = reuse_caches(settings)
+        self.verifier = build_verifier(
+            settings, embedder=self.embedder, judge=judge, page_cache=caches["page_cache"]
+        )
 
     async def run(
         self, job: UrlJob, host_slot: AbstractAsyncContextManager[object]
@@ -82,7 +101,7 @@ class LocalRunner(Runner):
         settings = self.verifier.settings
         async with host_slot:
             load_by = request_deadline(settings, unless_unset=True)
-            loaded = await in_time(load_by, self.verifier.load(job.url, job.cited_at))
+            loaded = await in_time(load_by, self.verifier.load_page(job.url, job.cited_at))
         verdicts = []
         for claim in job.claims:
             if loaded is None:
@@ -120,7 +139,8 @@ class BatchOutcome:
     scored: int
     """Citations scored in this run."""
     jobs: int
-    """Unique URLs loaded in this run."""
+    """Unique URLs loaded in this run for the input's citations (answers' follow-ups read
+    pages already loaded, from the page cache)."""
     answers: list[AnswerRow] = field(default_factory=list)
     """Each answer record's statements and figures, in input order."""
 
@@ -169,6 +189,7 @@ def _rows_for(job: UrlJob, verdicts: Sequence[UrlVerdict], owners: Owners) -> It
                 verdict=booked,
                 statement=citation.statement,
                 cited_at=citation.cited_at,
+                follow=citation.follow,
             )
 
 
@@ -182,32 +203,41 @@ async def run_batch(
     per_host: int,
     advance: Callable[[int], None] | None = None,
     started: Callable[[int, int], None] | None = None,
+    splitter: FactSplitter | None = None,
 ) -> BatchOutcome:
-    """Score every citation of ``batch`` not already in the checkpoint (with ``resume``).
+    """Score every citation of ``batch`` not already in the checkpoint (with ``resume``), then
+    the follow-ups of answer statements no citation supports alone (:func:`follow_up_plan`,
+    facts split by ``splitter``), checkpointed the same way.
 
-    ``started(done, total)`` is called once before work begins; ``advance(n)`` after each
-    finished URL with the number of citations it completed. Cancelling (Ctrl-C) stops the
-    workers; every row written before that stays in the checkpoint.
+    ``started(done, total)`` is called before work begins, and again with the larger total
+    when there are follow-ups; ``advance(n)`` after each finished URL with the number of
+    citations it completed. Cancelling (Ctrl-C) stops the workers; every row written before
+    that stays in the checkpoint.
     """
     if concurrency < 1 or per_host < 1:
         raise ValueError("concurrency and per_host must be at least 1")
     previous = checkpoint.read() if resume else {}
     done: dict[str, ResultRow] = {}
-    for citation in batch.citations:
-        row = previous.get(citation.key)
-        # A citation the judge failed on is not a result: a resumed run judges it again.
-        if row is not None and row.matches(citation) and row.verdict.reason not in FAILURES:
-            done[citation.key] = row
+
+    def reuse(citations: Sequence[Citation]) -> None:
+        for citation in citations:
+            row = previous.get(citation.key)
+            # A citation the judge failed on is not a result: a resumed run judges it again.
+            if row is not None and row.matches(citation) and row.verdict.reason not in FAILURES:
+                done[citation.key] = row
+
+    reuse(batch.citations)
     reused = len(done)
-    # Rows of citations no longer in the input (an edited input) are dropped here.
-    checkpoint.open(done.values())
-    try:
-        jobs, owners = plan_jobs([c for c in batch.citations if c.key not in done])
-        if started is not None:
-            started(reused, len(batch.citations))
-        slots: defaultdict[str, asyncio.Semaphore] = defaultdict(
-            lambda: asyncio.Semaphore(per_host)
-        )
+    # Rows of citations no longer in the input (an edited input) are dropped here; an answer's
+    # follow-ups are kept until the second round says which still apply.
+    answer_ids = {record.record_id for record in batch.answers}
+    kept = [r for r in previous.values() if r.follow is not None and r.id in answer_ids]
+    checkpoint.open([*done.values(), *kept])
+    slots: defaultdict[str, asyncio.Semaphore] = defaultdict(lambda: asyncio.Semaphore(per_host))
+
+    async def score(citations: Sequence[Citation]) -> int:
+        """Score ``citations`` (none of them done); the number of URLs loaded."""
+        jobs, owners = plan_jobs(citations)
         queue = iter(jobs)
 
         async def worker() -> None:
@@ -228,10 +258,25 @@ async def run_batch(
         except BaseExceptionGroup as failed:
             # The first failure (e.g. a ConfigurationError), not the group: callers catch it.
             raise failed.exceptions[0] from None
+        return len(jobs)
+
+    try:
+        if started is not None:
+            started(reused, len(batch.citations))
+        loaded = await score([c for c in batch.citations if c.key not in done])
+        plan = follow_up_plan(batch, done, splitter or FactSplitter())
+        follow = [citation for _, steps in plan.values() for _, citation in steps]
+        reuse(follow)
+        if started is not None and follow:
+            started(
+                len(batch.citations) + sum(c.key in done for c in follow),
+                len(batch.citations) + len(follow),
+            )
+        await score([c for c in follow if c.key not in done])  # pages the cache holds
     finally:
         checkpoint.close()
     rows = [done[c.key] for c in batch.citations]
-    answers = answer_rows(batch, done)
+    answers = answer_rows(batch, done, plan)
     return BatchOutcome(
         rows=rows,
         summary=summarize(rows, len(batch.errors), answers),
@@ -239,24 +284,71 @@ async def run_batch(
         errors=batch.errors,
         reused=reused,
         scored=len(rows) - reused,
-        jobs=len(jobs),
+        jobs=loaded,
     )
 
 
-def answer_rows(batch: BatchInput, done: dict[str, ResultRow]) -> list[AnswerRow]:
-    """Each answer record's result, assembled from its finished citations exactly as
-    ``check-answer`` assembles it."""
+FollowUpPlan = dict[tuple[str, int], tuple[list[str], list[tuple[FollowUp, Citation]]]]
+"""Per (answer record, statement position): its facts and its follow-ups as citations."""
+
+
+def _own(record: AnswerRecord, position: int, done: dict[str, ResultRow]) -> list[UrlVerdict]:
+    statement = record.statements[position]
+    return [
+        done[citation_key(record.record_id, position, index)].verdict
+        for index in range(len(statement.urls))
+    ]
+
+
+def follow_up_plan(
+    batch: BatchInput, done: dict[str, ResultRow], splitter: FactSplitter
+) -> FollowUpPlan:
+    """The follow-ups of every answer statement no citation supports alone, judged on the
+    answer's pages a judge read (``answers/support.py``), as batch citations."""
+    plan: FollowUpPlan = {}
+    for record in batch.answers:
+        owns = [_own(record, p, done) for p in range(len(record.statements))]
+        read = read_urls([v for own in owns for v in own])
+        for position, (statement, own) in enumerate(zip(record.statements, owns, strict=True)):
+            if not read or not needs_follow_up(statement, own):
+                continue
+            facts = splitter.facts(statement.claim, record.language)
+            first = done[citation_key(record.record_id, position, 0)]
+            steps = [
+                (
+                    step,
+                    Citation(
+                        record.record_id,
+                        statement.urls.index(step.url)
+                        if step.fact is not None
+                        else read.index(step.url),
+                        step.claim,
+                        step.url,
+                        position,
+                        cited_at=first.cited_at,
+                        follow="other" if step.fact is None else f"fact{step.fact}",
+                    ),
+                )
+                for step in follow_ups(statement, own, facts, read)
+            ]
+            plan[(record.record_id, position)] = (facts, steps)
+    return plan
+
+
+def answer_rows(
+    batch: BatchInput, done: dict[str, ResultRow], plan: FollowUpPlan | None = None
+) -> list[AnswerRow]:
+    """Each answer record's result, assembled from its finished citations and follow-ups
+    exactly as ``check-answer`` assembles it."""
     out = []
     for record in batch.answers:
-        statements = [
-            statement_outcome(
-                statement,
-                [
-                    done[citation_key(record.record_id, position, index)].verdict
-                    for index in range(len(statement.urls))
-                ],
+        names = source_names(record.statements)
+        statements = []
+        for position, statement in enumerate(record.statements):
+            facts, steps = (plan or {}).get((record.record_id, position), ([statement.claim], []))
+            followed = [(step, done[c.key].verdict) for step, c in steps if c.key in done]
+            statements.append(
+                statement_outcome(statement, _own(record, position, done), followed, facts, names)
             )
-            for position, statement in enumerate(record.statements)
-        ]
         out.append(AnswerRow(id=record.record_id, result=answer_result(statements)))
     return out

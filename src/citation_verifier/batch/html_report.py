@@ -129,26 +129,41 @@ def _row(row: ResultRow) -> str:
 
 
 def _answers(answers: Sequence[AnswerRow]) -> str:
-    """Each answer's statements in order, with their overall labels."""
+    """Each answer's statements in order, with their overall labels, the facts a statement
+    was read for and the sources it is misattributed to, and the answer's figures."""
     if not answers:
         return ""
     rows = []
     for answer in answers:
-        precision = answer.result.citation_precision
-        shown = "n/a" if precision is None else f"{precision:.4f}"
-        for number, statement in enumerate(answer.result.statements, start=1):
+        result = answer.result
+        figures = " · ".join(
+            f"{name} {'n/a' if value is None else f'{value:.4f}'}"
+            for name, value in (
+                ("precision", result.citation_precision),
+                ("recall", result.citation_recall),
+                ("precision (Liu et al.)", result.citation_precision_liu),
+            )
+        )
+        for number, statement in enumerate(result.statements, start=1):
+            facts = "".join(f"<br>{f.label.value}: {escape(f.text)}" for f in statement.facts)
+            misattributed = (
+                "<br>misattributed: " + escape(", ".join(m.source for m in statement.misattributed))
+                if statement.misattributed
+                else ""
+            )
             rows.append(
                 f"<tr><td>{escape(answer.id)}</td><td>{number}</td>"
-                f"<td>{escape(statement.text)}</td>"
+                f"<td>{escape(statement.text)}{facts}{misattributed}</td>"
                 f'<td class="label">{statement.overall.value}</td>'
-                f"<td>{escape('; '.join(statement.problems))}</td><td>{shown}</td></tr>"
+                f"<td>{escape('; '.join(statement.problems))}</td><td>{figures}</td></tr>"
             )
     head = "".join(
         f"<th>{name}</th>"
-        for name in ("id", "statement", "text", "overall", "problems", "answer precision")
+        for name in ("id", "statement", "text", "overall", "problems", "answer figures")
     )
     return (
-        "<h2>Answers</h2>\n<p>Every statement of every answer record, uncited ones included.</p>\n"
+        "<h2>Answers</h2>\n<p>Every statement of every answer record, uncited ones included; "
+        "citation recall and precision (Liu et al.) as docs/ANSWERS.md defines them.</p>\n"
         f"<table><thead><tr>{head}</tr></thead><tbody>\n" + "\n".join(rows) + "\n</tbody></table>\n"
     )
 

@@ -48,18 +48,26 @@ class Citation:
     cited_at: datetime | None = None
     """When the record's answer cited the URL (the archive looks for a capture near it)."""
     compare_archive: bool = False
+    follow: str | None = None
+    """An answer statement's follow-up (``answers/support.py``): ``fact<n>`` for its n-th
+    fact on its ``index``-th URL, ``other`` for the statement on the answer's ``index``-th
+    read URL; None for a citation of the input."""
 
     @property
     def key(self) -> str:
-        """Identity across runs: the record id, the statement's and the URL's position."""
-        return citation_key(self.record_id, self.statement, self.index)
+        """Identity across runs: the record id, the statement's and the URL's position (and
+        the follow-up)."""
+        return citation_key(self.record_id, self.statement, self.index, self.follow)
 
 
-def citation_key(record_id: str, statement: int | None, index: int) -> str:
+def citation_key(
+    record_id: str, statement: int | None, index: int, follow: str | None = None
+) -> str:
     """The key of a citation (and of its checkpoint row)."""
     if statement is None:
         return f"{record_id}\x1f{index}"
-    return f"{record_id}\x1f{statement}\x1f{index}"
+    key = f"{record_id}\x1f{statement}\x1f{index}"
+    return key if follow is None else f"{key}\x1f{follow}"
 
 
 @dataclass(frozen=True)
@@ -68,6 +76,8 @@ class AnswerRecord:
 
     record_id: str
     statements: list[Statement]
+    language: str | None = None
+    """The answer's language (ISO 639-1), as identified."""
 
 
 @dataclass(frozen=True)
@@ -233,7 +243,7 @@ def _read(path: Path, settings: Settings) -> BatchInput:
         if isinstance(request, AnswerRequest):
             language = languages.best(request.answer)
             statements = parse_answer(request.answer, request.citation_urls(), language)
-            answers.append(AnswerRecord(record_id, statements))
+            answers.append(AnswerRecord(record_id, statements, language))
             citations.extend(
                 Citation(
                     record_id,

@@ -110,19 +110,24 @@ STATEMENT_COLUMNS = (
     "supported_citations",
     "urls",
     "problems",
+    "facts",
+    "misattributed",
     "answer_citation_precision",
+    "answer_citation_recall",
+    "answer_citation_precision_liu",
 )
 
 
 def statements_csv_text(answers: Sequence[AnswerRow]) -> str:
     """One row per statement of every answer record (uncited ones included, numbered from 1),
-    with the answer's citation precision on each of its rows."""
+    its facts as ``label: fact`` and the sources it is misattributed to, with the answer's
+    figures on each of its rows."""
     buffer = io.StringIO()
     writer = csv.writer(buffer)
     writer.writerow(STATEMENT_COLUMNS)
     for answer in answers:
-        precision = answer.result.citation_precision
-        for number, statement in enumerate(answer.result.statements, start=1):
+        result = answer.result
+        for number, statement in enumerate(result.statements, start=1):
             writer.writerow(
                 [
                     _cell(answer.id),
@@ -134,7 +139,11 @@ def statements_csv_text(answers: Sequence[AnswerRow]) -> str:
                     sum(c.label == "supported" for c in statement.citations),
                     _cell([c.url for c in statement.citations]),
                     _cell(statement.problems),
-                    _cell(precision),
+                    _cell([f"{f.label.value}: {f.text}" for f in statement.facts]),
+                    _cell([m.source for m in statement.misattributed]),
+                    _cell(result.citation_precision),
+                    _cell(result.citation_recall),
+                    _cell(result.citation_precision_liu),
                 ]
             )
     return buffer.getvalue()

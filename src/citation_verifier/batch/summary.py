@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from pydantic import BaseModel
 
 from citation_verifier.answers.models import AnswerResult, StatementLabel
+from citation_verifier.answers.support import figure_text
 from citation_verifier.batch.checkpoint import ResultRow
 from citation_verifier.models import FAILURES, WALLS, Label, Reason
 
@@ -55,6 +56,18 @@ class Summary(BaseModel):
     """Answer records (their citations are counted with the others above)."""
     statements: dict[str, int] = {}
     """Answer statements per overall label, ``uncited`` and ``unresolved`` included."""
+    misattributed: int = 0
+    """Answer statements another source of their answer states instead (docs/ANSWERS.md)."""
+    citation_recall: float | None = None
+    """Liu et al.: answer statements supported by their citations together / statements counted
+    (every answer's; see ``AnswerResult.citation_recall``)."""
+    recalled: int = 0
+    recall_statements: int = 0
+    citation_precision_liu: float | None = None
+    """Liu et al.: answer citations that support their statement or a fact of it / those
+    judged."""
+    supporting_citations: int = 0
+    judged_answer_citations: int = 0
     needs_review: int = 0
     """Citations whose verdict's confidence is under REVIEW_BELOW: a person should look (the
     HTML report lists them, most consequential first)."""
@@ -70,6 +83,10 @@ def summarize(
     """Totals of ``rows`` (and of the statements of ``answers``). A precision is ``None`` when
     its denominator is zero."""
     statements = Counter(s.overall.value for a in answers for s in a.result.statements)
+    results = [a.result for a in answers]
+    recalled, counted = sum(r.supported for r in results), sum(r.recall_statements for r in results)
+    supporting = sum(r.supporting_citations for r in results)
+    answer_judged = sum(r.judged_citations for r in results)
     labels = Counter(row.verdict.label.value for row in rows)
     reasons = Counter(row.verdict.reason for row in rows if row.verdict.reason)
     supported = labels[Label.SUPPORTED.value]
@@ -103,16 +120,18 @@ def summarize(
         credits=sum(row.verdict.credits for row in rows),
         unique_urls=len({row.verdict.url for row in rows}),
         answers=len(answers),
+        misattributed=sum(r.misattributed for r in results),
+        citation_recall=_ratio(recalled, counted),
+        recalled=recalled,
+        recall_statements=counted,
+        citation_precision_liu=_ratio(supporting, answer_judged),
+        supporting_citations=supporting,
+        judged_answer_citations=answer_judged,
         needs_review=sum(row.verdict.needs_review for row in rows),
         statements={label.value: statements[label.value] for label in StatementLabel}
         if answers
         else {},
     )
-
-
-def _precision_line(name: str, value: float | None, numerator: int, denominator: int) -> str:
-    shown = "n/a" if value is None else f"{value:.4f}"
-    return f"{name}={shown} ({numerator}/{denominator})"
 
 
 def summary_lines(summary: Summary) -> list[str]:
@@ -121,7 +140,27 @@ def summary_lines(summary: Summary) -> list[str]:
     reasons = " ".join(f"{name}={count}" for name, count in summary.reasons.items()) or "none"
     judges = " ".join(f"{name}={count}" for name, count in summary.judges.items()) or "none"
     statements = " ".join(f"{name}={count}" for name, count in summary.statements.items())
-    answers = [f"answers={summary.answers} statements: {statements}"] if summary.answers else []
+    answers = (
+        [
+            f"answers={summary.answers} statements: {statements} "
+            f"misattributed={summary.misattributed}",
+            figure_text(
+                "citation_recall",
+                summary.citation_recall,
+                summary.recalled,
+                summary.recall_statements,
+            )
+            + " "
+            + figure_text(
+                "citation_precision_liu",
+                summary.citation_precision_liu,
+                summary.supporting_citations,
+                summary.judged_answer_citations,
+            ),
+        ]
+        if summary.answers
+        else []
+    )
     walls = " ".join(f"{name}={count}" for name, count in summary.unreadable.items())
     unreadable = (
         [f"could not read: {walls} (unreachable: not in reachable_precision)"]
@@ -130,7 +169,7 @@ def summary_lines(summary: Summary) -> list[str]:
     )
     archive = []
     if summary.archived or summary.changed_since_cited:
-        without = _precision_line(
+        without = figure_text(
             "citation_precision_without_archive",
             summary.citation_precision_without_archive,
             summary.supported - summary.archived_supported,
@@ -141,13 +180,13 @@ def summary_lines(summary: Summary) -> list[str]:
             f"changed_since_cited={summary.changed_since_cited} {without}"
         ]
     return [
-        _precision_line(
+        figure_text(
             "citation_precision",
             summary.citation_precision,
             summary.supported,
             summary.citations - summary.judge_failed,
         ),
-        _precision_line(
+        figure_text(
             "reachable_precision",
             summary.reachable_precision,
             summary.supported,

@@ -139,6 +139,47 @@ def demo_routes() -> dict[str, Page]:
     }
 
 
+def _article(title: str, body: str) -> str:
+    return (
+        f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{title}</title></head>'
+        f"<body>{_NAV}<main><article><h1>{title}</h1>{body}</article></main>{_FOOTER}</body></html>"
+    )
+
+
+BRIDGE_HTML = _article(
+    "The Orlen Bridge opens",
+    "<p>The Orlen Bridge crosses the Vell estuary between Arden and Casby. The crossing is 4.2 "
+    "kilometres long and carries four lanes of traffic.</p><p>It opened to traffic in May 2024 "
+    "after six years of construction.</p>",
+)
+BRIDGE_DESIGN_HTML = _article(
+    "Who designed the Orlen Bridge",
+    "<p>Engineers from the firm Halvorsen &amp; Brook designed the Orlen Bridge.</p><p>The firm, "
+    "founded in Oslo in 1961, has designed eleven bridges in Northern Europe.</p>",
+)
+
+
+def answer_routes() -> dict[str, Page]:
+    """Two pages an answer's statements need together (:func:`attributed_answer`)."""
+    return {
+        "/articles/orlen-bridge": Page(BRIDGE_HTML),
+        "/articles/orlen-bridge-design": Page(BRIDGE_DESIGN_HTML),
+    }
+
+
+def attributed_answer(base_url: str) -> str:
+    """An LLM answer citing :func:`answer_routes` at ``base_url``: its first statement's two facts
+    are in [1] and [2], its second cites [2] for what only [1] states, its third is [2]'s."""
+    return (
+        "The Orlen Bridge is 4.2 kilometres long and was designed by Halvorsen & Brook [1][2]. "
+        "The Orlen Bridge opened to traffic in May 2024 [2]. Halvorsen & Brook was founded in "
+        "Oslo in 1961 [2].\n\n"
+        "Sources:\n"
+        f"[1] {base_url}/articles/orlen-bridge\n"
+        f"[2] {base_url}/articles/orlen-bridge-design\n"
+    )
+
+
 @dataclass(frozen=True)
 class DemoCase:
     """A claim and the demo paths cited for it."""
@@ -209,11 +250,11 @@ def demo_settings() -> Settings:
 
 async def run_demo(
     settings: Settings | None = None,
-) -> tuple[list[VerifyResult], list[VerifyResult], AnswerResult]:
+) -> tuple[list[VerifyResult], list[VerifyResult], list[AnswerResult]]:
     """Serve the demo site, verify every demo case against it through the real pipeline, and
-    check :func:`example_answer` as ``check-answer`` does."""
+    check :func:`example_answer` and :func:`attributed_answer` as ``check-answer`` does."""
     settings = settings or demo_settings()
-    with LoopbackSite(demo_routes()) as site, FakeArchive() as archive:
+    with LoopbackSite({**demo_routes(), **answer_routes()}) as site, FakeArchive() as archive:
         # Its own Wayback Machine on loopback, holding a capture of one page that died since.
         archive.add(site.url(GLACIER_PATH), GLACIER_CAPTURED, GLACIER_HTML)
         settings = settings.model_copy(
@@ -232,9 +273,11 @@ async def run_demo(
 
             articles = [await run(case) for case in ARTICLE_CASES]
             others = [await run(case) for case in OTHER_CASES]
-            request = AnswerRequest(answer=example_answer(site.base_url))
-            answer = await check_answer(verifier, request)
-    return articles, others, answer
+            answers = [
+                await check_answer(verifier, AnswerRequest(answer=text(site.base_url)))
+                for text in (example_answer, attributed_answer)
+            ]
+    return articles, others, answers
 
 
 def spec_view(result: VerifyResult) -> dict[str, object]:
@@ -250,7 +293,7 @@ def spec_view(result: VerifyResult) -> dict[str, object]:
 
 def main() -> None:
     """Run the demo and print the article's examples as JSON, one line per other page."""
-    articles, others, answer = asyncio.run(run_demo())
+    articles, others, answers = asyncio.run(run_demo())
     for result in articles:
         print(json.dumps(spec_view(result), indent=2))
     for result in others:
@@ -268,13 +311,25 @@ def main() -> None:
             f"{verdict.url}  label={verdict.label.value}  reason={verdict.reason or '-'}"
             f"  status={verdict.original_status}{rendered}{quote}"
         )
-    print(
-        "check-answer on an answer citing the demo site ([1] 100 °C, [2] a PDF, [3] a dead link):"
+    titles = (
+        "check-answer on an answer citing the demo site ([1] 100 °C, [2] a PDF, [3] a dead link):",
+        "check-answer on an answer whose facts are in two sources, one cited for the other's:",
     )
-    for number, statement in enumerate(answer.statements, start=1):
-        labels = ", ".join(c.label.value for c in statement.citations) or "-"
-        print(f"  {number}. {statement.overall.value:<12} {statement.claim}  (citations: {labels})")
-    print(
-        f"  citation_precision={answer.citation_precision} "
-        f"({answer.supported_citations}/{answer.citations})"
-    )
+    for title, answer in zip(titles, answers, strict=True):
+        print(title)
+        for number, statement in enumerate(answer.statements, start=1):
+            labels = ", ".join(c.label.value for c in statement.citations) or "-"
+            label = statement.overall.value
+            print(f"  {number}. {label:<12} {statement.claim}  (citations: {labels})")
+            for fact in statement.facts:
+                print(f"       fact {fact.label.value}: {fact.text}")
+            for other in statement.misattributed:
+                print(f"       misattributed: {other.source} states it")
+        print(
+            f"  citation_precision={answer.citation_precision} "
+            f"({answer.supported_citations}/{answer.citations})  "
+            f"citation_recall={answer.citation_recall} "
+            f"({answer.supported}/{answer.recall_statements})  "
+            f"citation_precision_liu={answer.citation_precision_liu} "
+            f"({answer.supporting_citations}/{answer.judged_citations})"
+        )

@@ -131,7 +131,8 @@ class ClauseParser:
         self._nlp: Language | None = None
         self._lock = threading.Lock()
 
-    def _parse(self, text: str) -> Doc:
+    def parse(self, text: str) -> Doc:
+        """spaCy's parse of ``text``."""
         with self._lock:
             if self._nlp is None:
                 import spacy
@@ -142,7 +143,7 @@ class ClauseParser:
     def read(self, text: str) -> Reading:
         """Every verb of ``text`` with its roles (and every deed someone is accused of), and
         its content words."""
-        doc = self._parse(text)
+        doc = self.parse(text)
         content = frozenset(_lemma(t) for t in doc if t.pos_ in _CONTENT and not t.is_stop)
         if any(s.root.pos_ not in {"VERB", "AUX"} for s in doc.sents):
             return Reading([], content)  # no main verb: a parse gone astray, or no clause
@@ -158,7 +159,7 @@ class ClauseParser:
         """Each superlative of ``text`` ("longest" as "long", "most popular" as "most
         popular"; not the quantifiers "most", "least"), where it puts its subject and the text
         before it."""
-        doc = self._parse(text)
+        doc = self.parse(text)
         found: list[Superlative] = []
         for token in doc:
             following = doc[token.i + 1] if token.i + 1 < len(doc) else None

@@ -196,7 +196,10 @@ async def check_answer(
 
     async def check(verifier: Verifier) -> AnswerResult:
         # Parsed in a slot and off the event loop, as the HTTP service does.
-        statements = await asyncio.to_thread(parse_answer, request.answer, request.citation_urls())
+        language = await asyncio.to_thread(verifier.languages.best, request.answer)
+        statements = await asyncio.to_thread(
+            parse_answer, request.answer, request.citation_urls(), language
+        )
         _refuse(answer_urls_problem(statements, settings))
         return await check_statements(
             verifier,
@@ -205,6 +208,7 @@ async def check_answer(
             cited_at=request.cited_at,
             compare_archive=request.compare_archive,
             deadline=deadline,
+            language=language,
         )
 
     return await _run(ctx, check)
@@ -266,7 +270,11 @@ def create_server(
             "own Sources list, and inline links are taken as written; each statement is "
             "verified against each page it cites (every page is fetched once). Returns one row "
             "per statement with its label and verdicts, the counts per label and "
-            "citation_precision (supported citations / verified citations). At most "
+            "citation_precision (supported citations / verified citations). A statement no "
+            "citation states alone is read fact by fact (`facts`: supported when its citations "
+            "together state it, partial when only some facts) and on the answer's other "
+            "sources (`misattributed`: [k] states it instead); citation_recall and "
+            "citation_precision_liu are Liu et al.'s figures. At most "
             f"{settings.max_answer_chars} characters of answer, citing at most {urls} "
             "distinct URLs.",
             AnswerResult,

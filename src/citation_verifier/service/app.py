@@ -148,6 +148,9 @@ ANSWER_RESPONSE: dict[str, Any] = {
                 }
             ],
             "problems": [],
+            "facts": [],
+            "misattributed": [],
+            "supporting_urls": ["https://example.com/articles/water-boiling-point"],
         },
         {
             "text": "Sourdough is a bread.",
@@ -156,17 +159,27 @@ ANSWER_RESPONSE: dict[str, Any] = {
             "citations": [],
             "markers": [],
             "problems": [],
+            "facts": [],
+            "misattributed": [],
+            "supporting_urls": [],
         },
     ],
     "citation_precision": 1.0,
     "citations": 1,
     "supported_citations": 1,
+    "citation_recall": 0.5,
+    "recall_statements": 2,
+    "citation_precision_liu": 1.0,
+    "supporting_citations": 1,
+    "judged_citations": 1,
     "supported": 1,
+    "partial": 0,
     "contradicted": 0,
     "not_found": 0,
     "unreachable": 0,
     "uncited": 1,
     "unresolved": 0,
+    "misattributed": 0,
     "unique_urls": 1,
     "credits": 0.0,
 }
@@ -467,7 +480,10 @@ def create_app(
         async def check(verifier: Verifier) -> AnswerResult | JSONResponse:
             # Parsed in a slot and off the event loop: a flood of long answers waits for
             # admission (or gets 429) instead of stalling /health.
-            statements = await asyncio.to_thread(parse_answer, body.answer, body.citation_urls())
+            language = await asyncio.to_thread(verifier.languages.best, body.answer)
+            statements = await asyncio.to_thread(
+                parse_answer, body.answer, body.citation_urls(), language
+            )
             problem = answer_urls_problem(statements, settings)
             if problem is not None:
                 return _invalid(*problem)
@@ -477,6 +493,7 @@ def create_app(
                 cited_at=body.cited_at,
                 compare_archive=body.compare_archive,
                 deadline=deadline,
+                language=language,
             )
 
         result = await until_disconnected(request, admitted("check_answer", check))

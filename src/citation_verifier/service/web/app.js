@@ -16,6 +16,7 @@
     supported: "supported",
     contradicted: "contradicted",
     not_found: "not found",
+    partial: "partly supported",
     unreachable: "unreachable",
     uncited: "uncited",
     unresolved: "unresolved",
@@ -26,11 +27,12 @@
     supported: "✓",
     contradicted: "✗",
     not_found: "?",
+    partial: "◐",
     unreachable: "⊘",
     unresolved: "!",
     mixed: "±",
   };
-  const COUNT_ORDER = ["supported", "contradicted", "not_found", "unreachable", "uncited", "unresolved"];
+  const COUNT_ORDER = ["supported", "partial", "contradicted", "not_found", "unreachable", "uncited", "unresolved"];
 
   function el(tag, className, text) {
     const node = document.createElement(tag);
@@ -751,6 +753,10 @@
     return text;
   }
 
+  function percent(value) {
+    return typeof value === "number" ? Math.round(value * 100) + "%" : "n/a";
+  }
+
   function statementItem(statement, index) {
     const id = "statement-" + (index + 1);
     const item = el("li", "statement statement-" + statement.overall);
@@ -782,6 +788,30 @@
     if (statement.overall === "uncited") {
       item.appendChild(el("p", "detail", "Not checked: this statement cites no source."));
     }
+    const facts = statement.facts || [];
+    if (facts.length) {
+      // No citation states it alone: each fact with the citation that states it, and its quote.
+      const list = el("ul", "facts");
+      list.setAttribute("aria-label", "Its facts, each read on its citations");
+      facts.forEach(function (fact) {
+        const line = el("li", "fact fact-" + fact.label);
+        line.appendChild(badge(fact.label));
+        line.appendChild(document.createTextNode(" " + fact.text));
+        if (fact.url) line.appendChild(el("span", "detail", " — " + fact.url));
+        if (fact.evidence_quote) line.appendChild(el("blockquote", "quote", fact.evidence_quote));
+        list.appendChild(line);
+      });
+      item.appendChild(list);
+    }
+    (statement.misattributed || []).forEach(function (other) {
+      const note = el("p", "misattributed");
+      note.appendChild(el("strong", null, "Misattributed: "));
+      note.appendChild(
+        document.createTextNode(other.source + " states it (" + other.url + "), not the source it cites.")
+      );
+      item.appendChild(note);
+      if (other.evidence_quote) item.appendChild(el("blockquote", "quote", other.evidence_quote));
+    });
     const citations = statement.citations || [];
     if (citations.length) {
       const details = el("details", "statement-citations");
@@ -823,6 +853,18 @@
       } else {
         summary.appendChild(el("strong", null, "none"));
         summary.appendChild(document.createTextNode(" (no citation could be checked)"));
+      }
+      summary.appendChild(el("span", "summary-name", " · Citation recall: "));
+      summary.appendChild(el("strong", null, percent(result.citation_recall)));
+      summary.appendChild(
+        document.createTextNode(" (" + result.supported + "/" + result.recall_statements + " statements supported)")
+      );
+      summary.appendChild(el("span", "summary-name", " · Precision (Liu et al.): "));
+      summary.appendChild(el("strong", null, percent(result.citation_precision_liu)));
+      if (result.misattributed) {
+        summary.appendChild(
+          document.createTextNode(" · " + plural(result.misattributed, "statement", "statements") + " misattributed")
+        );
       }
       summary.appendChild(
         document.createTextNode(
