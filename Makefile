@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PIP    := $(BIN)/python -m pip
 
-.PHONY: demo test lint install install-test browser postgres train train-venv train-lodo train-behaviour clean
+.PHONY: demo test lint install install-test plugins browser postgres train train-venv train-lodo train-behaviour clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -28,6 +28,25 @@ $(VENV)/.stamp-test: pyproject.toml $(VENV)/.stamp-runtime
 	$(PIP) install -q -e '.[test,ray]'
 	touch $@
 
+# The evaluation-framework plug-ins are tested against the frameworks themselves, in a venv of
+# their own (ragas and DeepEval pin older rich and click than the CLI's) and, for promptfoo, the
+# npm package under .plugins-node (its last release for Node.js 20).
+PLUGINS := .venv-plugins
+PROMPTFOO_VERSION := 0.121.20
+
+$(PLUGINS)/.stamp: pyproject.toml
+	$(PYTHON) -m venv $(PLUGINS)
+	$(PLUGINS)/bin/python -m pip install -q --upgrade pip
+	$(PLUGINS)/bin/python -m pip install -q -e '.[plugins]' 'pytest>=8' 'pytest-asyncio>=0.23' \
+		'pytest-socket>=0.7' 'pytest-timeout>=2.3'
+	touch $@
+
+.plugins-node/.stamp-$(PROMPTFOO_VERSION):
+	npm install --prefix .plugins-node --no-audit --no-fund --loglevel=error promptfoo@$(PROMPTFOO_VERSION)
+	touch $@
+
+plugins: $(PLUGINS)/.stamp .plugins-node/.stamp-$(PROMPTFOO_VERSION)
+
 # JavaScript rendering is an embedded default: the first command sets up Chromium too.
 install: $(VENV)/.stamp-runtime browser
 install-test: $(VENV)/.stamp-test
@@ -36,12 +55,14 @@ demo: install
 	$(BIN)/citation-verifier demo
 
 lint: install-test
-	$(BIN)/ruff check src tests bench
-	$(BIN)/ruff format --check src tests bench
+	$(BIN)/ruff check src tests tests_integrations bench
+	$(BIN)/ruff format --check src tests tests_integrations bench
 	$(BIN)/mypy
+	$(BIN)/mypy tests_integrations
 
-test: lint browser postgres
+test: lint browser postgres plugins
 	$(BIN)/pytest
+	$(PLUGINS)/bin/pytest tests_integrations
 
 # Debian's packages need root: apt-get runs through sudo for other users.
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)

@@ -77,6 +77,19 @@ def test_a_marker_before_or_after_the_full_stop_cites_that_sentence(sentence: st
     assert claims(answer) == [("It is hot.", ("https://s.test/hot",)), ("It is far away.", ())]
 
 
+@pytest.mark.parametrize("before", ["100 C", "the U.S", "Fig", "Dr"])
+def test_a_marker_after_a_full_stop_ends_the_sentence_whatever_word_the_stop_follows(
+    before: str,
+) -> None:
+    # "100 C." reads as an initial, "Fig." as an abbreviation: the marker after the stop and the
+    # capital after it say the sentence ended there.
+    answer = f"It boils at {before}. [1] The tower is tall [2].\n\n[1] https://s.test/a\n[2] https://s.test/b"
+    assert claims(answer) == [
+        (f"It boils at {before}.", ("https://s.test/a",)),
+        ("The tower is tall.", ("https://s.test/b",)),
+    ]
+
+
 def test_a_marker_closing_a_paragraph_cites_only_its_last_sentence() -> None:
     answer = "Mars is red. It has two moons [1].\n\n- Phobos is larger.\n- Deimos is small [2]\n"
     answer += "\n[1] https://s.test/mars\n[2] https://s.test/deimos"

@@ -23,6 +23,14 @@ PACKAGE = ROOT / "src" / "citation_verifier"
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 # Extras a user installs to run a feature; test and train are for developers, never guards.
 RUNTIME_EXTRAS = ("browser", "local-llm", "ray", "postgres")
+# A plug-in module imports its framework at its top, from the extra named after it (the module
+# is imported only by those who installed it: docs/INTEGRATIONS.md).
+PLUGIN_EXTRAS = {
+    "ragas": "ragas",
+    "deepeval": "deepeval",
+    "inspect_ai": "inspect",
+    "langsmith": "langsmith",
+}
 # Modules our dependencies import without declaring them in every version: a fresh install
 # fails without them (justext imports lxml.html.clean; lxml 6.2 dropped its html_clean extra).
 UNDECLARED_BY_DEPENDENCIES = {"lxml_html_clean": "lxml-html-clean"}
@@ -87,6 +95,9 @@ def test_every_third_party_import_is_declared() -> None:
             if module in sys.stdlib_module_names or module in ("citation_verifier", "__future__"):
                 continue
             where = path.relative_to(ROOT)
+            plugin = PLUGIN_EXTRAS.get(path.stem) if path.parent.name == "integrations" else None
+            if plugin is not None and canonicalize_name(module) in _names(extras[plugin]):
+                continue
             dists = _distributions(module)
             if not dists:
                 problems.append(f"{where}: {module} is not installed from any distribution")

@@ -390,9 +390,17 @@ def _boundaries(skeleton: str, language: str | None = None) -> list[tuple[int, i
             following += 1
         if following >= len(skeleton) or skeleton[following].islower():
             continue
-        if match.group().startswith(".") and (
-            not _ends_sentence(skeleton, match.start(), following)
-            or not any(match.start() < e <= following for e in segmented)
+        # A marker after the full stop and a capital after it ends the sentence, whatever word
+        # the stop follows: "… boils at 100 C. [1] The …" (one letter before it reads as an
+        # initial otherwise); nobody cites half a sentence after an abbreviation's dot.
+        cited_after = end != match.end()
+        if (
+            (not cited_after)
+            and match.group().startswith(".")
+            and (
+                not _ends_sentence(skeleton, match.start(), following)
+                or not any(match.start() < e <= following for e in segmented)
+            )
         ):
             continue
         spans.append((start, end))

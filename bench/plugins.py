@@ -1,0 +1,229 @@
+"""Benchmark of the evaluation-framework plug-ins (docs/INTEGRATIONS.md): the same answers scored
+through each framework and through our own batch, each a fresh process (interpreter, framework
+and model loading included), on loopback pages, the embedded checker. Prints the seconds of each
+run, its ratio to the batch's, and whether each gave the batch's statement labels.
+
+Run it with the plug-ins' Python (``make plugins``):
+
+    .venv-plugins/bin/python bench/plugins.py [--answers 100] [--only ragas,deepeval]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+from pathlib import Path
+
+from citation_verifier.demo.loopback import LoopbackSite, Page
+
+ROOT = Path(__file__).resolve().parents[1]
+PROMPTFOO = ROOT / ".plugins-node" / "node_modules" / ".bin" / "promptfoo"
+TOWNS = ("Arden", "Casby", "Dunmore", "Elling", "Farrow")
+PAGES = {
+    f"/bridges/{town.lower()}": (
+        f"<html><head><title>The {town} Bridge</title></head><body><article><h1>The {town} "
+        f"Bridge</h1><p>The {town} Bridge crosses the river Vell. The crossing is {2 + i}.5 "
+        f"kilometres long and carries {2 * (i + 1)} lanes of traffic. It opened to traffic in "
+        f"May {2010 + i} after {3 + i} years of construction.</p><p>Engineers from the firm "
+        f"{town} & Brook designed the bridge. The firm was founded in {1950 + i}.</p></article>"
+        "</body></html>"
+    )
+    for i, town in enumerate(TOWNS)
+}
+
+
+def answers(base: str, count: int) -> list[str]:
+    """``count`` distinct answers, three statements each, citing two of the pages."""
+    out = []
+    for n in range(count):
+        i, j = n % len(TOWNS), (n + 1) % len(TOWNS)
+        town, other = TOWNS[i], TOWNS[j]
+        length = f"{2 + i}.5" if n % 3 else f"{3 + i + n}.5"  # a third of them wrong
+        out.append(
+            f"The {town} Bridge is {length} kilometres long and was designed by {town} & Brook "
+            f"[1]. The {other} Bridge opened to traffic in May {2010 + j} [1]. Answer {n} also "
+            f"says the {town} Bridge carries {2 * (i + 1)} lanes of traffic [2].\n\n"
+            f"Sources:\n[1] {base}/bridges/{town.lower()}\n[2] {base}/bridges/{other.lower()}\n"
+        )
+    return out
+
+
+RUNNERS = {
+    "ragas": """
+        from citation_verifier.integrations.ragas import CitationVerification
+        metric = CitationVerification()
+        results = metric.batch_score([{"response": a} for a in ANSWERS])
+        labels = [[s.overall.value for s in metric.last_results[a].statements] for a in ANSWERS]
+    """,
+    "deepeval": """
+        from deepeval import evaluate
+        from deepeval.evaluate.configs import AsyncConfig, DisplayConfig
+        from deepeval.test_case import LLMTestCase
+        from citation_verifier.integrations.deepeval import CitationMetric
+        metric = CitationMetric()
+        cases = [LLMTestCase(input=str(n), actual_output=a) for n, a in enumerate(ANSWERS)]
+        out = evaluate(cases, [metric], async_config=AsyncConfig(max_concurrent=8),
+                       display_config=DisplayConfig(print_results=False, show_indicator=False))
+        import re
+        by_output = {t.actual_output: t for t in out.test_results}
+        # DeepEval's results keep the metric's reason: one "N. label: claim" line per statement.
+        labels = [re.findall(r"^\\d+\\. (\\w+): ", by_output[a].metrics_data[0].reason, re.M)
+                  for a in ANSWERS]
+    """,
+    "inspect": """
+        from inspect_ai import Task, eval
+        from inspect_ai.dataset import Sample
+        from inspect_ai.model import ModelOutput
+        from inspect_ai.solver import solver
+        from citation_verifier.integrations.inspect_ai import citation_verification
+
+        @solver
+        def answered():
+            async def solve(state, generate):
+                state.output = ModelOutput.from_content("bench", state.metadata["answer"])
+                return state
+            return solve
+
+        task = Task(dataset=[Sample(input=str(n), metadata={"answer": a})
+                             for n, a in enumerate(ANSWERS)],
+                    solver=answered(), scorer=citation_verification())
+        log = eval(task, model="none", log_dir="logs", display="none", max_samples=8)[0]
+        by_id = {int(s.input): s for s in log.samples}
+        scores = [by_id[n].scores["citation_verification"] for n in range(len(ANSWERS))]
+        labels = [[st["overall"] for st in score.metadata["statements"]] for score in scores]
+    """,
+    "langsmith": """
+        from uuid import uuid4
+        from langsmith import evaluate
+        from langsmith.schemas import Example
+        from citation_verifier.integrations.langsmith import CitationEvaluator
+        examples = [Example(id=uuid4(), dataset_id=uuid4(), inputs={"n": n})
+                    for n in range(len(ANSWERS))]
+        rows = evaluate(lambda inputs: {"answer": ANSWERS[inputs["n"]]}, data=examples,
+                        evaluators=[CitationEvaluator()], upload_results=False, max_concurrency=8)
+        found = {r["example"].inputs["n"]: r["evaluation_results"]["results"][0] for r in rows}
+        labels = [[s["overall"] for s in found[n].extra["statements"]] for n in range(len(ANSWERS))]
+    """,
+}
+
+
+def _env(folder: Path) -> dict[str, str]:
+    return {
+        **os.environ,
+        "ALLOW_PRIVATE_URLS": "true",
+        "JUDGE_PROVIDER": "checker",
+        "LANGUAGE_JUDGE": "none",
+        "ARCHIVE_FALLBACK": "never",
+        "AUDIT_ENABLED": "false",
+        "CACHE_DIR": str(folder / "cache"),
+        "DEEPEVAL_TELEMETRY_OPT_OUT": "YES",
+        "RAGAS_DO_NOT_TRACK": "true",
+        "LANGSMITH_TRACING": "false",
+        "LANGSMITH_ENDPOINT": "http://127.0.0.1:9",
+        "PROMPTFOO_DISABLE_TELEMETRY": "1",
+        "PROMPTFOO_DISABLE_UPDATE": "1",
+        "PROMPTFOO_CONFIG_DIR": str(folder / "promptfoo"),
+        "PROMPTFOO_PYTHON": sys.executable,
+    }
+
+
+def _timed(args: list[str], folder: Path, ok: tuple[int, ...] = (0,)) -> float:
+    start = time.perf_counter()
+    done = subprocess.run(args, cwd=folder, env=_env(folder), capture_output=True, text=True)
+    seconds = time.perf_counter() - start
+    if done.returncode not in ok:
+        raise SystemExit(f"{args[:3]} failed:\n{done.stderr[-3000:]}")
+    return seconds
+
+
+def batch(folder: Path, texts: list[str]) -> tuple[float, list[list[str]]]:
+    """Our own batch over the answers: seconds and each answer's statement labels."""
+    inputs = folder / "answers.jsonl"
+    inputs.write_text(
+        "".join(json.dumps({"id": str(n), "answer": a}) + "\n" for n, a in enumerate(texts))
+    )
+    report = folder / "batch.json"
+    command = [
+        sys.executable,
+        "-m",
+        "citation_verifier",
+        "batch",
+        str(inputs),
+        "--out",
+        str(report),
+    ]
+    seconds = _timed([*command, "--format", "json", "--quiet"], folder)
+    document = json.loads(report.read_text())
+    found = {a["id"]: [s["overall"] for s in a["statements"]] for a in document["answers"]}
+    return seconds, [found[str(n)] for n in range(len(texts))]
+
+
+def framework(name: str, folder: Path, texts: list[str]) -> tuple[float, list[list[str]]]:
+    """The answers through one framework: seconds and the statement labels it reported."""
+    script = folder / f"run_{name}.py"  # not ragas.py: it would shadow the package
+    body = textwrap.dedent(RUNNERS[name])
+    script.write_text(
+        f"import json\nANSWERS = json.load(open('answers.json'))\n{body}\n"
+        "json.dump(labels, open('labels.json', 'w'))\n"
+    )
+    (folder / "answers.json").write_text(json.dumps(texts))
+    seconds = _timed([sys.executable, str(script)], folder)
+    return seconds, json.loads((folder / "labels.json").read_text())
+
+
+def promptfoo(folder: Path, texts: list[str]) -> tuple[float, list[list[str]]]:
+    """The answers as promptfoo tests (echo provider, the Python assertion)."""
+    (folder / "check.py").write_text(
+        "from citation_verifier.integrations.promptfoo import get_assert\n"
+    )
+    tests = "\n".join(f"  - vars: {{answer: {json.dumps(a)}}}" for a in texts)
+    (folder / "promptfooconfig.yaml").write_text(
+        'prompts: ["{{answer}}"]\nproviders: [echo]\n'
+        "defaultTest:\n  assert:\n    - type: python\n      value: file://check.py\n"
+        f"tests:\n{tests}\n"
+    )
+    args = [str(PROMPTFOO), "eval", "-c", "promptfooconfig.yaml", "-o", "out.json", "--no-cache"]
+    seconds = _timed([*args, "-j", "8"], folder, ok=(0, 100))  # 100: some tests did not pass
+    results = json.loads((folder / "out.json").read_text())["results"]["results"]
+    by_answer = {
+        r["vars"]["answer"]: [
+            c["reason"].split(":")[0]
+            for c in r["gradingResult"]["componentResults"][0]["componentResults"]
+        ]
+        for r in results
+    }
+    return seconds, [by_answer[a] for a in texts]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--answers", type=int, default=100)
+    parser.add_argument("--only", default="ragas,deepeval,inspect,promptfoo,langsmith")
+    options = parser.parse_args()
+    routes = {path: Page(html) for path, html in PAGES.items()}
+    with LoopbackSite(routes) as site, tempfile.TemporaryDirectory() as tmp:
+        texts = answers(site.base_url, options.answers)
+        base_dir = Path(tmp) / "batch"
+        base_dir.mkdir()
+        base_seconds, base_labels = batch(base_dir, texts)
+        print(f"{options.answers} answers, {3 * options.answers} statements, 2 cores")
+        print(f"{'run':<10} {'seconds':>8} {'ratio':>6}  same labels as the batch")
+        print(f"{'batch':<10} {base_seconds:>8.1f} {1.0:>6.2f}  -")
+        for name in options.only.split(","):
+            folder = Path(tmp) / name
+            folder.mkdir()
+            seconds, labels = (
+                promptfoo(folder, texts) if name == "promptfoo" else framework(name, folder, texts)
+            )
+            same = sum(a == b for a, b in zip(labels, base_labels, strict=True))
+            print(f"{name:<10} {seconds:>8.1f} {seconds / base_seconds:>6.2f}  {same}/{len(texts)}")
+
+
+if __name__ == "__main__":
+    main()
