@@ -50,12 +50,15 @@ class Run:
         script.write_text("\n".join(self.code(name) for name in names), encoding="utf-8")
         return self.command([sys.executable, str(script)])
 
-    def command(self, args: list[str]) -> subprocess.CompletedProcess[str]:
-        """Run ``args`` in the folder; the run fails the test if it reached beyond loopback."""
+    def command(
+        self, args: list[str], env: dict[str, str] | None = None
+    ) -> subprocess.CompletedProcess[str]:
+        """Run ``args`` in the folder (``env``: instead of the run's); the run fails the test
+        if it reached beyond loopback."""
         done = subprocess.run(
             args,
             cwd=self.folder,
-            env=self.env,
+            env=env or self.env,
             capture_output=True,
             text=True,
             timeout=600,

@@ -5,11 +5,23 @@ is the answer's citation recall."""
 from __future__ import annotations
 
 import json
+import os
 import re
+import socket
+import sys
+from pathlib import Path
 
 import pytest
 
 from conftest import PROMPTFOO, Run
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
 
 _STATEMENT = re.compile(r"^(\d+)\. (\w+): ")
 
@@ -65,9 +77,15 @@ def test_the_promptfoo_example_grades_with_check_answers_verdicts(
     (run.folder / "answer.md").write_text(namespace["answer"], encoding="utf-8")
     (run.folder / "promptfooconfig.yaml").write_text(run.code("promptfoo-config"))
     (run.folder / "citation_check.py").write_text(run.code("promptfoo-assertion"))
-    done = run.command(
-        [str(PROMPTFOO), "eval", "-c", "promptfooconfig.yaml", "-o", "out.json", "--no-cache"]
+    port = str(free_port())
+    script = (
+        run.code("promptfoo-run")
+        .replace("8099", port)
+        .replace("npx promptfoo", str(PROMPTFOO))
+        .replace("citation-verifier serve", f"{sys.executable} -m citation_verifier serve")
     )
+    env = {**run.env, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{run.env['PATH']}"}
+    done = run.command(["bash", "-c", script], env=env)
     assert (run.folder / "out.json").exists(), done.stdout[-3000:] + done.stderr[-3000:]
     report = json.loads((run.folder / "out.json").read_text())
     grading = report["results"]["results"][0]["gradingResult"]

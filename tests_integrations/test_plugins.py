@@ -4,10 +4,16 @@ result shapes."""
 
 from __future__ import annotations
 
+import os
+import socket
+import subprocess
+import sys
+import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
+import httpx
 import pytest
 from deepeval.metrics.utils.metrics import copy_metrics
 from deepeval.test_case import LLMTestCase
@@ -21,7 +27,7 @@ from citation_verifier.demo.site import BRIDGE_DESIGN_HTML, BRIDGE_HTML, attribu
 from citation_verifier.integrations.deepeval import CitationMetric
 from citation_verifier.integrations.inspect_ai import answer_text
 from citation_verifier.integrations.langsmith import CitationEvaluator
-from citation_verifier.integrations.promptfoo import grading_result
+from citation_verifier.integrations.promptfoo import ServiceError, get_assert, grading_result
 from citation_verifier.integrations.ragas import CitationVerification
 
 
@@ -164,6 +170,61 @@ def test_the_promptfoo_grading_result_has_one_component_per_statement(
     assert graded["pass"] is False and round(graded["score"], 4) == 0.6667
     assert [c["pass"] for c in graded["componentResults"]] == [True, False, True]
     assert graded["namedScores"]["citation_precision_liu"] == 0.75
+
+
+@pytest.fixture
+def service(counting: CountingSite, tmp_path: Path) -> Iterator[str]:
+    """``citation-verifier serve`` on a free loopback port, until the test ends."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = {
+        **os.environ,
+        "ALLOW_PRIVATE_URLS": "true",
+        "JUDGE_PROVIDER": "checker",
+        "LANGUAGE_JUDGE": "none",
+        "AUDIT_ENABLED": "false",
+        "CACHE_DIR": str(tmp_path / "cache"),
+        "FETCH_CACHE_TTL_S": "3600",
+    }
+    process = subprocess.Popen(
+        [sys.executable, "-m", "citation_verifier", "serve", "--port", str(port)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(240):
+            try:
+                if httpx.get(url + "/ready", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.5)
+        yield url
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+def test_promptfoos_assertion_on_the_service_fetches_each_page_once(
+    counting: CountingSite, service: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CITATION_VERIFIER_URL", service)
+    answer = attributed_answer(counting.site.base_url)
+    graded = [get_assert(answer, {"vars": {"threshold": 0.6}}) for _ in range(3)]
+    assert [round(g["score"], 4) for g in graded] == [0.6667] * 3
+    assert all(g["pass"] for g in graded)
+    assert counting.hits == {"/articles/orlen-bridge": 1, "/articles/orlen-bridge-design": 1}
+
+
+def test_a_service_that_refuses_the_answer_is_an_error_naming_it(
+    service: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CITATION_VERIFIER_URL", service)
+    with pytest.raises(ServiceError, match="answered 422"):
+        get_assert(" ", {})
 
 
 def test_an_unknown_figure_is_refused_by_name(checker: Checker, tmp_path: Path) -> None:

@@ -20,6 +20,8 @@ from citation_verifier.answers.check import check_answer
 from citation_verifier.answers.models import AnswerRequest, AnswerResult
 from citation_verifier.models import VerifyRequest, VerifyResult
 from citation_verifier.pipeline import build_verifier, reuse_caches
+from citation_verifier.retrieve import MiniLMEmbedder
+from citation_verifier.reuse.embeddings import CachingEmbedder
 from citation_verifier.settings import Settings
 from citation_verifier.verifier import Verifier
 
@@ -59,7 +61,10 @@ class Checker:
         self._verifier: Verifier = self._wait(self._open())
 
     async def _open(self) -> Verifier:
-        verifier = build_verifier(self.settings, **reuse_caches(self.settings))
+        # As in the service: a page cited by many claims has its passages embedded once while
+        # they stay among the most recently used.
+        embedder = CachingEmbedder(MiniLMEmbedder(), self.settings.batch_embed_cache)
+        verifier = build_verifier(self.settings, embedder=embedder, **reuse_caches(self.settings))
         return await verifier.__aenter__()
 
     def _wait(self, coroutine: Coroutine[Any, Any, _T]) -> _T:

@@ -10,12 +10,14 @@ reads the web as of one moment) unless ``FETCH_CACHE_TTL_S`` is longer.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from citation_verifier.answers.models import AnswerResult, StatementResult
 from citation_verifier.answers.support import figure_text, recall_text
-from citation_verifier.checker_api import Checker
 from citation_verifier.settings import Settings
+
+if TYPE_CHECKING:  # imported when a checker is made: promptfoo's service route needs none
+    from citation_verifier.checker_api import Checker
 
 Figure = Literal["citation_recall", "citation_precision_liu", "citation_precision"]
 """Which of the answer's figures is the score (docs/ANSWERS.md)."""
@@ -28,6 +30,8 @@ def run_checker(checker: Checker | None = None, **overrides: Any) -> Checker:
     pages for at least ``RUN_PAGE_TTL_S``."""
     if checker is not None:
         return checker
+    from citation_verifier.checker_api import Checker
+
     ttl = max(Settings().fetch_cache_ttl_s, RUN_PAGE_TTL_S)
     return Checker(**{"fetch_cache_ttl_s": ttl, **overrides})
 
