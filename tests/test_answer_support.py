@@ -199,6 +199,22 @@ def test_check_answer_prints_facts_misattribution_recall_and_precision(
     assert "misattributed=1" in done.stdout
 
 
+def test_check_answer_fail_on_misattributed_gates_on_a_misattributed_statement(
+    serve: Serve, tmp_path: Path
+) -> None:
+    site = serve(answer_routes())
+    path = tmp_path / "answer.md"
+    path.write_text(attributed_answer(site.base_url), encoding="utf-8")
+    done = _cli("check-answer", str(path), "--fail-on", "misattributed")
+    assert done.returncode == 1, done.stderr
+    assert "--fail-on: 1 statement(s) misattributed" in done.stderr
+    # The verify command has no answers, hence no such gate.
+    refused = _cli(
+        "verify", "A claim.", site.url("/articles/orlen-bridge"), "--fail-on", "misattributed"
+    )
+    assert refused.returncode == 2 and "unknown label misattributed" in refused.stderr
+
+
 async def test_a_batch_reports_recall_misattribution_and_resumes_its_follow_ups(
     serve: Serve, tmp_path: Path, checker: Settings, embedder: MiniLMEmbedder
 ) -> None:

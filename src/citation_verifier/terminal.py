@@ -230,35 +230,48 @@ def settings_first(app: typer.Typer, skip: Sequence[object] = ()) -> None:
 
 
 NEEDS_REVIEW = "needs_review"
+MISATTRIBUTED = "misattributed"
 """The ``--fail-on`` name that gates on the review mark (a confidence under REVIEW_BELOW)
 rather than on a label."""
 
 
 @dataclass(frozen=True)
 class FailOn(Generic[L]):
-    """What ``--fail-on`` named: labels, and whether a verdict that needs review fails too."""
+    """What ``--fail-on`` named: labels, whether a verdict that needs review fails too, and
+    (``check-answer``) whether a misattributed statement does."""
 
     labels: frozenset[L]
     review: bool = False
+    misattributed: bool = False
 
-    def hit(self, label: L, needs_review: bool) -> str | None:
+    def hit(self, label: L, needs_review: bool, misattributed: bool = False) -> str | None:
         """The name that gates an item with ``label`` (its label first), or None."""
         if label in self.labels:
             return label.value
-        return NEEDS_REVIEW if self.review and needs_review else None
+        if self.review and needs_review:
+            return NEEDS_REVIEW
+        return MISATTRIBUTED if self.misattributed and misattributed else None
 
 
-def fail_on_labels(values: Iterable[str], labels: type[L]) -> FailOn[L]:
-    """``--fail-on`` values (repeated and/or comma-separated): members of ``labels`` and
-    ``needs_review``; an unknown name fails with the list of known ones."""
+def fail_on_labels(
+    values: Iterable[str], labels: type[L], *, misattributed: bool = False
+) -> FailOn[L]:
+    """``--fail-on`` values (repeated and/or comma-separated): members of ``labels``,
+    ``needs_review`` and, where ``misattributed`` allows it, ``misattributed``; an unknown name
+    fails with the list of known ones."""
     names = {name.strip().lower() for value in values for name in value.split(",") if name.strip()}
-    known = {label.value for label in labels} | {NEEDS_REVIEW}
+    flags = {NEEDS_REVIEW, *([MISATTRIBUTED] if misattributed else [])}
+    known = {label.value for label in labels} | flags
     unknown = sorted(names - known)
     if unknown:
         raise fail(
             f"--fail-on: unknown label {', '.join(unknown)}; expected: {', '.join(sorted(known))}"
         )
-    return FailOn(frozenset(labels(name) for name in names - {NEEDS_REVIEW}), NEEDS_REVIEW in names)
+    return FailOn(
+        frozenset(labels(name) for name in names - flags),
+        NEEDS_REVIEW in names,
+        MISATTRIBUTED in names,
+    )
 
 
 def _review_why(verdict: UrlVerdict) -> str:

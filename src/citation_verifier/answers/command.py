@@ -145,8 +145,9 @@ def check_answer_command(
             "--fail-on",
             metavar="LABEL[,LABEL]",
             help="Exit with status 1 when a statement gets one of these labels, e.g. "
-            "--fail-on contradicted,uncited (repeatable), or needs_review: when one of its "
-            "verdicts' confidence is under REVIEW_BELOW. For CI gates.",
+            "--fail-on contradicted,uncited (repeatable), needs_review: when one of its "
+            "verdicts' confidence is under REVIEW_BELOW, or misattributed: when another source "
+            "of the answer states it instead. For CI gates.",
         ),
     ] = None,
     cited_at: CitedAtOption = None,
@@ -156,7 +157,7 @@ def check_answer_command(
     from citation_verifier.judge.providers import judge_choice
     from citation_verifier.pipeline import build_verifier
 
-    gate = fail_on_labels(fail_on or [], StatementLabel)
+    gate = fail_on_labels(fail_on or [], StatementLabel, misattributed=True)
     try:
         request = answer_request_from_text(_read(answer_file))
         require_cited_at(compare_archive, cited_at or request.cited_at)
@@ -211,6 +212,7 @@ def check_answer_command(
         print_note(line)
     exit_if_judge_failed([c for s in result.statements for c in s.citations])
     hits = (
-        gate.hit(s.overall, any(c.needs_review for c in s.citations)) for s in result.statements
+        gate.hit(s.overall, any(c.needs_review for c in s.citations), bool(s.misattributed))
+        for s in result.statements
     )
     exit_if_gated([hit for hit in hits if hit is not None], "statement")
