@@ -66,25 +66,14 @@ class FactSplitter:
         heads = [root, *_coordinated(root)]
         if len(heads) == 1:
             return [text]
-        apart = {t.i for h in heads[1:] for t in h.subtree}
         facts = []
         for head in heads:
-            inner = {
-                t.i for h in heads if h is not head and h.i in _subtree(head) for t in h.subtree
-            }
-            words = [
-                t
-                for t in head.subtree
-                if t.i not in inner
-                and (head is not root or t.i not in apart)
-                and not _joiner(t, heads)
-            ]
+            own = {t.i for t in head.subtree}
+            # The other facts' words inside this one's subtree (all of them, for the root's).
+            others = {t.i for h in heads if h is not head and h.i in own for t in h.subtree}
+            words = [t for t in head.subtree if t.i not in others and not _joiner(t, heads)]
             facts.append(_filled(head, root, words))
         return facts
-
-
-def _subtree(token: Token) -> set[int]:
-    return {t.i for t in token.subtree}
 
 
 def _coordinated(root: Token) -> list[Token]:
