@@ -166,7 +166,7 @@ def test_the_promptfoo_grading_result_has_one_component_per_statement(
     counting: CountingSite, checker: Checker
 ) -> None:
     result = checker.check_answer(attributed_answer(counting.site.base_url))
-    graded = grading_result(result, 0.7, "citation_recall")
+    graded = grading_result(result.model_dump(mode="json"), 0.7, "citation_recall")
     assert graded["pass"] is False and round(graded["score"], 4) == 0.6667
     assert [c["pass"] for c in graded["componentResults"]] == [True, False, True]
     assert graded["namedScores"]["citation_precision_liu"] == 0.75

@@ -1,5 +1,5 @@
 """What every plug-in shares: one checker per run, which figure is the score, and the verdicts
-in words and as data.
+in words and as data (:mod:`.text`, on the result's JSON shape).
 
 A plug-in's checker is made once, when the plug-in is (a framework that copies its metrics per
 sample hands the same checker on): the models load once per run, and a page cited by many
@@ -9,19 +9,17 @@ reads the web as of one moment) unless ``FETCH_CACHE_TTL_S`` is longer.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
-from citation_verifier.answers.models import AnswerResult, StatementResult
-from citation_verifier.answers.support import figure_text, recall_text
+from citation_verifier.answers.models import AnswerResult
+from citation_verifier.integrations import text
+from citation_verifier.integrations.text import FIGURES, Figure, cited_urls
 from citation_verifier.settings import Settings
 
-if TYPE_CHECKING:  # imported when a checker is made: promptfoo's service route needs none
+if TYPE_CHECKING:  # imported when a checker is made
     from citation_verifier.checker_api import Checker
 
-Figure = Literal["citation_recall", "citation_precision_liu", "citation_precision"]
-"""Which of the answer's figures is the score (docs/ANSWERS.md)."""
-FIGURES: tuple[Figure, ...] = ("citation_recall", "citation_precision_liu", "citation_precision")
+__all__ = ["FIGURES", "Figure", "cited_urls", "explain", "figure_of", "run_checker", "verdicts"]
 RUN_PAGE_TTL_S = 3600.0
 
 
@@ -37,65 +35,15 @@ def run_checker(checker: Checker | None = None, **overrides: Any) -> Checker:
 
 
 def figure_of(result: AnswerResult, figure: Figure) -> float:
-    """The answer's ``figure``; 0.0 when it has none (nothing was cited or judged: an answer
-    that backs nothing scores nothing)."""
-    if figure not in FIGURES:
-        raise ValueError(f"score must be one of {', '.join(FIGURES)}, not {figure!r}")
-    value: float | None = getattr(result, figure)
-    return 0.0 if value is None else value
-
-
-def _statement_lines(number: int, statement: StatementResult) -> list[str]:
-    lines = [f"{number}. {statement.overall.value}: {statement.claim}"]
-    for citation in statement.citations:
-        why = f" ({citation.reason})" if citation.reason else ""
-        quote = f' "{" ".join(citation.evidence_quote.split())}"' if citation.evidence_quote else ""
-        lines.append(f"   {citation.label.value}{why} {citation.url}{quote}")
-    for fact in statement.facts:
-        quote = f' "{" ".join(fact.evidence_quote.split())}"' if fact.evidence_quote else ""
-        lines.append(f"   fact {fact.label.value}: {fact.text}{quote}")
-    for other in statement.misattributed:
-        lines.append(f"   misattributed: {other.source} states it ({other.url})")
-    lines.extend(f"   problem: {problem}" for problem in statement.problems)
-    return lines
+    """The answer's ``figure`` (:func:`.text.figure_of`)."""
+    return text.figure_of(result.model_dump(mode="json", exclude={"statements"}), figure)
 
 
 def explain(result: AnswerResult) -> str:
-    """The verdicts in words: each statement with its label, each citation's label, reason and
-    quote, its facts and misattributions, then the answer's figures."""
-    lines = [
-        line
-        for number, statement in enumerate(result.statements, start=1)
-        for line in _statement_lines(number, statement)
-    ]
-    lines.append(
-        figure_text(
-            "citation_precision",
-            result.citation_precision,
-            result.supported_citations,
-            result.citations,
-        )
-        + " "
-        + recall_text(result)
-    )
-    return "\n".join(lines) if result.statements else "no statement to check"
+    """The verdicts in words (:func:`.text.explain`)."""
+    return text.explain(result.model_dump(mode="json"))
 
 
 def verdicts(result: AnswerResult) -> list[dict[str, Any]]:
     """Each statement's result as JSON data (``check-answer --json``'s statements)."""
     return [s.model_dump(mode="json") for s in result.statements]
-
-
-def statement_labels(result: AnswerResult) -> list[str]:
-    """Each statement's overall label, in order (what the plug-ins' tests compare)."""
-    return [s.overall.value for s in result.statements]
-
-
-def cited_urls(citations: Sequence[object] | None) -> list[str]:
-    """A sample's ``citations`` field as URL strings: strings, or objects/dicts with a url."""
-    urls = []
-    for item in citations or []:
-        url = item.get("url") if isinstance(item, dict) else getattr(item, "url", item)
-        if isinstance(url, str):
-            urls.append(url)
-    return urls

@@ -16,7 +16,8 @@ promptfoo starts a new Python process for every Python assertion. So that the mo
 per run and a page cited by many tests is fetched once, point the assertion at a running
 ``citation-verifier serve`` (``CITATION_VERIFIER_URL``, with ``CITATION_VERIFIER_API_KEY`` when
 the service has ``SERVICE_API_KEY``): each assertion then posts the output to its
-``/check-answer``. Without it, each assertion checks the output with a checker of its own.
+``/check-answer``; the process then imports nothing but the standard library and
+:mod:`.text`. Without it, each assertion checks the output with a checker of its own.
 
 The output's ``[n]`` markers index its Sources list, or the test's ``citations`` var. It passes
 when the figure ``CITATION_FIGURE`` names (citation recall by default) reaches
@@ -26,22 +27,15 @@ result per statement (its label, its citations' verdicts and quotes).
 
 from __future__ import annotations
 
+import json
 import os
 import time
-from collections.abc import Sequence
+import urllib.error
+import urllib.request
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-import httpx
-
-from citation_verifier.answers.models import AnswerResult, StatementLabel
-from citation_verifier.integrations.common import (
-    FIGURES,
-    Figure,
-    cited_urls,
-    explain,
-    figure_of,
-    run_checker,
-)
+from citation_verifier.integrations.text import FIGURES, Figure, cited_urls, explain, figure_of
 
 SERVICE_URL = "CITATION_VERIFIER_URL"
 SERVICE_KEY = "CITATION_VERIFIER_API_KEY"
@@ -54,33 +48,41 @@ class ServiceError(RuntimeError):
     """The service refused the answer or could not be reached."""
 
 
-def check_with_service(url: str, answer: str, citations: Sequence[str]) -> AnswerResult:
-    """``POST {url}/check-answer``: the service's result for ``answer``."""
+def _wait_s(retry_after: str | None) -> float:
+    try:
+        return min(max(float(retry_after or "1"), 0.1), 30.0)
+    except ValueError:
+        return 1.0
+
+
+def check_with_service(url: str, answer: str, citations: Sequence[str]) -> dict[str, Any]:
+    """``POST {url}/check-answer``: the service's result for ``answer``, as JSON."""
     body: dict[str, Any] = {"answer": answer}
     if citations:
         body["citations"] = list(citations)
-    key = os.environ.get(SERVICE_KEY)
-    headers = {"Authorization": f"Bearer {key}"} if key else {}
+    headers = {"Content-Type": "application/json"}
+    if key := os.environ.get(SERVICE_KEY):
+        headers["Authorization"] = f"Bearer {key}"
     endpoint = url.rstrip("/") + "/check-answer"
+    data = json.dumps(body).encode()
     for attempt in range(_BUSY_TRIES):
+        request = urllib.request.Request(endpoint, data=data, headers=headers, method="POST")
         try:
-            response = httpx.post(endpoint, json=body, headers=headers, timeout=300)
-        except httpx.HTTPError as error:
+            with urllib.request.urlopen(request, timeout=300) as response:
+                result: dict[str, Any] = json.load(response)
+                return result
+        except urllib.error.HTTPError as error:
+            if error.code in (429, 503) and attempt < _BUSY_TRIES - 1:
+                time.sleep(_wait_s(error.headers.get("Retry-After")))
+                continue
+            text = error.read().decode("utf-8", "replace")
+            try:
+                detail = json.loads(text).get("detail", text)
+            except (ValueError, AttributeError):
+                detail = text
+            raise ServiceError(f"{endpoint} answered {error.code}: {detail}") from None
+        except (urllib.error.URLError, OSError) as error:
             raise ServiceError(f"{SERVICE_URL}={url}: {error}") from None
-        if response.status_code in (429, 503) and attempt < _BUSY_TRIES - 1:
-            try:
-                wait = float(response.headers.get("Retry-After", "1"))
-            except ValueError:
-                wait = 1.0
-            time.sleep(min(max(wait, 0.1), 30.0))
-            continue
-        if response.status_code != 200:
-            try:
-                detail = response.json().get("detail", response.text)
-            except ValueError:
-                detail = response.text
-            raise ServiceError(f"{endpoint} answered {response.status_code}: {detail}")
-        return AnswerResult.model_validate(response.json())
     raise AssertionError("unreachable: the last try returns or raises")
 
 
@@ -92,33 +94,32 @@ def _figure() -> Figure:
     raise ValueError(f"CITATION_FIGURE must be one of {', '.join(FIGURES)}, not {figure!r}")
 
 
-def grading_result(result: AnswerResult, threshold: float, figure: Figure) -> dict[str, Any]:
-    """promptfoo's GradingResult for a checked answer: pass, score, reason and one component
-    result per statement."""
+def _component(statement: Mapping[str, Any]) -> dict[str, Any]:
+    """A statement as a component result: passes when supported (or uncited: not checked)."""
+    citations = "".join(
+        f' | {c["label"]} {c["url"]}: "{c["evidence_quote"]}"'
+        if c.get("evidence_quote")
+        else f" | {c['label']} {c['url']}" + (f" ({c['reason']})" if c.get("reason") else "")
+        for c in statement.get("citations", [])
+    )
+    others = "".join(f" | misattributed: {m['source']}" for m in statement.get("misattributed", []))
+    return {
+        "pass": statement["overall"] in ("supported", "uncited"),
+        "score": 1.0 if statement["overall"] == "supported" else 0.0,
+        "reason": f"{statement['overall']}: {statement['claim']}{citations}{others}",
+    }
+
+
+def grading_result(result: Mapping[str, Any], threshold: float, figure: Figure) -> dict[str, Any]:
+    """promptfoo's GradingResult for an answer's result (its JSON shape): pass, score, reason
+    and one component result per statement."""
     score = figure_of(result, figure)
-    components = [
-        {
-            "pass": statement.overall in (StatementLabel.SUPPORTED, StatementLabel.UNCITED),
-            "score": 1.0 if statement.overall == StatementLabel.SUPPORTED else 0.0,
-            "reason": f"{statement.overall.value}: {statement.claim}"
-            + "".join(
-                f' | {c.label.value} {c.url}: "{c.evidence_quote}"'
-                if c.evidence_quote
-                else f" | {c.label.value} {c.url}" + (f" ({c.reason})" if c.reason else "")
-                for c in statement.citations
-            )
-            + "".join(f" | misattributed: {m.source}" for m in statement.misattributed),
-        }
-        for statement in result.statements
-    ]
     return {
         "pass": score >= threshold,
         "score": score,
         "reason": f"{figure} {score:.4f} (threshold {threshold})\n{explain(result)}",
-        "componentResults": components,
-        "namedScores": {
-            name: value for name in FIGURES if (value := getattr(result, name)) is not None
-        },
+        "componentResults": [_component(s) for s in result.get("statements", [])],
+        "namedScores": {name: result[name] for name in FIGURES if result.get(name) is not None},
     }
 
 
@@ -132,6 +133,8 @@ def get_assert(output: str, context: dict[str, Any]) -> dict[str, Any]:
     if service:
         result = check_with_service(service, output, citations)
     else:  # this process's own checker, for this one assertion
+        from citation_verifier.integrations.common import run_checker
+
         with run_checker() as checker:
-            result = checker.check_answer(output, citations)
+            result = checker.check_answer(output, citations).model_dump(mode="json")
     return grading_result(result, threshold, _figure())
