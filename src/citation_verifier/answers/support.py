@@ -6,7 +6,9 @@ loaded (no new fetches):
 
 - **its facts** (:mod:`citation_verifier.facts`), each judged against each of its own readable
   citations: every fact stated by one of them → ``supported`` (each fact quoted from its
-  source); some → ``partial``; a fact one of them contradicts → ``contradicted``;
+  source); some → ``partial``. A fact a citation contradicts is listed as such but does not make
+  the statement ``contradicted``: judged alone, a fact meets the sentences about the other facts,
+  and the checker contradicts on those more readily than on the whole statement;
 - **the answer's other sources** (URLs other statements cite, read), each judged for the whole
   statement: one that supports it → ``misattributed`` names it ("[2]").
 
