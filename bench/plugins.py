@@ -5,7 +5,10 @@ run, its ratio to the batch's, and whether each gave the batch's statement label
 
 Run it with the plug-ins' Python (``make plugins``):
 
-    .venv-plugins/bin/python bench/plugins.py [--answers 100] [--only ragas,deepeval]
+    .venv-plugins/bin/python bench/plugins.py [--answers 100] [--only ragas,deepeval] [--rounds 3]
+
+Run to run, the same job's time varies by about a tenth on 2 cores; ``--rounds`` repeats the
+batch and every run and prints the medians.
 """
 
 from __future__ import annotations
@@ -13,13 +16,17 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
+import resource
 import socket
 import subprocess
 import sys
 import tempfile
 import textwrap
 import time
+from dataclasses import dataclass
 from pathlib import Path
+from statistics import median
 
 import httpx
 
@@ -27,6 +34,7 @@ from citation_verifier.demo.loopback import LoopbackSite, Page
 
 ROOT = Path(__file__).resolve().parents[1]
 PROMPTFOO = ROOT / ".plugins-node" / "node_modules" / ".bin" / "promptfoo"
+_NUMBERED = re.compile(r"^\d+\. (\w+): ")
 TOWNS = ("Arden", "Casby", "Dunmore", "Elling", "Farrow")
 PAGES = {
     f"/bridges/{town.lower()}": (
@@ -136,16 +144,31 @@ def _env(folder: Path) -> dict[str, str]:
     }
 
 
-def _timed(args: list[str], folder: Path) -> float:
-    start = time.perf_counter()
+@dataclass(frozen=True)
+class Took:
+    """A run's wall-clock seconds and the CPU-seconds of the processes it started (these
+    vary less with the machine's other load)."""
+
+    wall: float
+    cpu: float
+
+
+def children_cpu() -> float:
+    """CPU-seconds of this process's finished children so far."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
+def _timed(args: list[str], folder: Path) -> Took:
+    start, cpu = time.perf_counter(), children_cpu()
     done = subprocess.run(args, cwd=folder, env=_env(folder), capture_output=True, text=True)
-    seconds = time.perf_counter() - start
+    took = Took(time.perf_counter() - start, children_cpu() - cpu)
     if done.returncode != 0:
         raise SystemExit(f"{args[:3]} failed:\n{done.stderr[-3000:]}")
-    return seconds
+    return took
 
 
-def batch(folder: Path, texts: list[str]) -> tuple[float, list[list[str]]]:
+def batch(folder: Path, texts: list[str]) -> tuple[Took, list[list[str]]]:
     """Our own batch over the answers: seconds and each answer's statement labels."""
     inputs = folder / "answers.jsonl"
     inputs.write_text(
@@ -161,13 +184,13 @@ def batch(folder: Path, texts: list[str]) -> tuple[float, list[list[str]]]:
         "--out",
         str(report),
     ]
-    seconds = _timed([*command, "--format", "json", "--quiet"], folder)
+    took = _timed([*command, "--format", "json", "--quiet"], folder)
     document = json.loads(report.read_text())
     found = {a["id"]: [s["overall"] for s in a["statements"]] for a in document["answers"]}
-    return seconds, [found[str(n)] for n in range(len(texts))]
+    return took, [found[str(n)] for n in range(len(texts))]
 
 
-def framework(name: str, folder: Path, texts: list[str]) -> tuple[float, list[list[str]]]:
+def framework(name: str, folder: Path, texts: list[str]) -> tuple[Took, list[list[str]]]:
     """The answers through one framework: seconds and the statement labels it reported."""
     script = folder / f"run_{name}.py"  # not ragas.py: it would shadow the package
     body = textwrap.dedent(RUNNERS[name])
@@ -176,28 +199,37 @@ def framework(name: str, folder: Path, texts: list[str]) -> tuple[float, list[li
         "json.dump(labels, open('labels.json', 'w'))\n"
     )
     (folder / "answers.json").write_text(json.dumps(texts))
-    seconds = _timed([sys.executable, str(script)], folder)
-    return seconds, json.loads((folder / "labels.json").read_text())
+    took = _timed([sys.executable, str(script)], folder)
+    return took, json.loads((folder / "labels.json").read_text())
 
 
-def promptfoo(folder: Path, texts: list[str]) -> tuple[float, list[list[str]]]:
-    """The answers as promptfoo tests (echo provider, the Python assertion), checked on a
-    ``citation-verifier serve`` started for the run (its start is in the time)."""
-    (folder / "check.py").write_text(
-        "from citation_verifier.integrations.promptfoo import get_assert\n"
-    )
-    tests = "\n".join(f"  - vars: {{answer: {json.dumps(a)}}}" for a in texts)
-    (folder / "promptfooconfig.yaml").write_text(
-        'prompts: ["{{answer}}"]\nproviders: [echo]\n'
-        "defaultTest:\n  assert:\n    - type: python\n      value: file://check.py\n"
-        f"tests:\n{tests}\n"
-    )
+def promptfoo(folder: Path, texts: list[str], webhook: bool) -> tuple[Took, list[list[str]]]:
+    """The answers as promptfoo tests (echo provider; the Python assertion, or the ``webhook``
+    assertion answered by the service's ``/promptfoo``), checked on a ``citation-verifier
+    serve`` started for the run (its start is in the time)."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     url = f"http://127.0.0.1:{port}"
-    env = {**_env(folder), "FETCH_CACHE_TTL_S": "3600", "CITATION_VERIFIER_URL": url}
-    start = time.perf_counter()
+    if webhook:
+        assertion = f"type: webhook\n      value: {url}/promptfoo"
+    else:
+        assertion = "type: python\n      value: file://check.py"
+        (folder / "check.py").write_text(
+            "from citation_verifier.integrations.promptfoo import get_assert\n"
+        )
+    tests = "\n".join(f"  - vars: {{answer: {json.dumps(a)}}}" for a in texts)
+    (folder / "promptfooconfig.yaml").write_text(
+        'prompts: ["{{answer}}"]\nproviders: [echo]\n'
+        f"defaultTest:\n  assert:\n    - {assertion}\ntests:\n{tests}\n"
+    )
+    env = {
+        **_env(folder),
+        "FETCH_CACHE_TTL_S": "3600",
+        "CITATION_VERIFIER_URL": url,
+        "WEBHOOK_TIMEOUT": "300000",
+    }
+    start, cpu = time.perf_counter(), children_cpu()
     service = subprocess.Popen(
         [sys.executable, "-m", "citation_verifier", "serve", "--port", str(port)],
         env=env,
@@ -215,45 +247,77 @@ def promptfoo(folder: Path, texts: list[str]) -> tuple[float, list[list[str]]]:
         done = subprocess.run(
             [*args, "--no-cache", "-j", "8"], cwd=folder, env=env, capture_output=True, text=True
         )
-        seconds = time.perf_counter() - start
+        wall = time.perf_counter() - start  # the service's stop is not part of the scoring
     finally:
         service.terminate()
         service.wait(timeout=30)
+    took = Took(wall, children_cpu() - cpu)
     if done.returncode not in (0, 100):  # 100: some tests did not pass
         raise SystemExit(f"promptfoo failed:\n{done.stderr[-3000:]}")
     results = json.loads((folder / "out.json").read_text())["results"]["results"]
-    by_answer = {
-        r["vars"]["answer"]: [
-            c["reason"].split(":")[0]
-            for c in r["gradingResult"]["componentResults"][0]["componentResults"]
-        ]
-        for r in results
-    }
-    return seconds, [by_answer[a] for a in texts]
+    by_answer = {}
+    for r in results:
+        graded = r["gradingResult"]["componentResults"][0]
+        if webhook:  # the statements are the reason's numbered lines
+            lines = graded["reason"].splitlines()
+            labels = [m[1] for line in lines if (m := _NUMBERED.match(line))]
+        else:
+            labels = [c["reason"].split(":")[0] for c in graded["componentResults"]]
+        by_answer[r["vars"]["answer"]] = labels
+    return took, [by_answer[a] for a in texts]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--answers", type=int, default=100)
-    parser.add_argument("--only", default="ragas,deepeval,inspect,promptfoo,langsmith")
+    parser.add_argument(
+        "--only", default="ragas,deepeval,inspect,promptfoo,promptfoo-webhook,langsmith"
+    )
+    parser.add_argument(
+        "--rounds", type=int, default=1, help="rounds of batch + each run (medians printed)"
+    )
     options = parser.parse_args()
+    names = options.only.split(",")
+    took: dict[str, list[Took]] = {name: [] for name in ["batch", *names]}
+    ratios: dict[str, list[Took]] = {name: [] for name in names}
+    same: dict[str, int] = {}
     routes = {path: Page(html) for path, html in PAGES.items()}
     with LoopbackSite(routes) as site, tempfile.TemporaryDirectory() as tmp:
         texts = answers(site.base_url, options.answers)
-        base_dir = Path(tmp) / "batch"
-        base_dir.mkdir()
-        base_seconds, base_labels = batch(base_dir, texts)
-        print(f"{options.answers} answers, {3 * options.answers} statements, 2 cores")
-        print(f"{'run':<10} {'seconds':>8} {'ratio':>6}  same labels as the batch")
-        print(f"{'batch':<10} {base_seconds:>8.1f} {1.0:>6.2f}  -")
-        for name in options.only.split(","):
-            folder = Path(tmp) / name
-            folder.mkdir()
-            seconds, labels = (
-                promptfoo(folder, texts) if name == "promptfoo" else framework(name, folder, texts)
-            )
-            same = sum(a == b for a, b in zip(labels, base_labels, strict=True))
-            print(f"{name:<10} {seconds:>8.1f} {seconds / base_seconds:>6.2f}  {same}/{len(texts)}")
+        for round_ in range(options.rounds):
+            base_dir = Path(tmp) / f"batch-{round_}"
+            base_dir.mkdir()
+            base, base_labels = batch(base_dir, texts)
+            took["batch"].append(base)
+            for name in names:
+                folder = Path(tmp) / f"{name}-{round_}"
+                folder.mkdir()
+                if name.startswith("promptfoo"):
+                    run, labels = promptfoo(folder, texts, webhook=name == "promptfoo-webhook")
+                else:
+                    run, labels = framework(name, folder, texts)
+                took[name].append(run)
+                ratios[name].append(Took(run.wall / base.wall, run.cpu / base.cpu))
+                agree = sum(a == b for a, b in zip(labels, base_labels, strict=True))
+                same[name] = min(same.get(name, agree), agree)
+    print(f"{options.answers} answers, {3 * options.answers} statements, 2 cores, ", end="")
+    print(f"{options.rounds} round(s): medians; each ratio against its round's batch")
+    print(
+        f"{'run':<18} {'seconds':>8} {'ratio':>6}  {'ratio per round':<16} "
+        f"{'CPU-s':>6} {'ratio':>6}  same labels as the batch"
+    )
+    for name, runs in took.items():
+        wall, cpu = median(r.wall for r in runs), median(r.cpu for r in runs)
+        if name == "batch":
+            print(f"{name:<18} {wall:>8.1f} {1.0:>6.2f}  {'':<16} {cpu:>6.1f} {1.0:>6.2f}  -")
+            continue
+        rounds = " ".join(f"{r.wall:.2f}" for r in ratios[name])
+        wall_ratio = median(r.wall for r in ratios[name])
+        cpu_ratio = median(r.cpu for r in ratios[name])
+        print(
+            f"{name:<18} {wall:>8.1f} {wall_ratio:>6.2f}  {rounds:<16} {cpu:>6.1f} "
+            f"{cpu_ratio:>6.2f}  {same[name]}/{len(texts)}"
+        )
 
 
 if __name__ == "__main__":

@@ -21,6 +21,7 @@ from citation_verifier.demo.site import (
     demo_routes,
     example_answer,
 )
+from citation_verifier.integrations.promptfoo import grading_result
 from citation_verifier.judge.calibration import review_priority
 from citation_verifier.models import Label
 from citation_verifier.retrieve import MiniLMEmbedder
@@ -553,3 +554,65 @@ def test_the_openapi_schema_documents_check_answer_with_examples(
     examples = operation["requestBody"]["content"]["application/json"]["examples"]
     assert set(examples) == {"sources", "citations"}
     assert "AnswerResult" in schema["components"]["schemas"]
+
+
+def test_promptfoos_webhook_is_graded_as_the_python_assertion_grades(
+    start: Callable[[Settings], BackgroundServer], serve: Serve
+) -> None:
+    site = serve(answer_routes())
+    service = start(_settings(judge_provider="checker"))
+    answer = attributed_answer(site.base_url)
+    webhook = {"output": answer, "context": {"prompt": "The bridge?", "vars": {"threshold": 0.6}}}
+    grade = httpx.post(service.url + "/promptfoo", json=webhook, timeout=60).json()
+    checked = httpx.post(service.url + "/check-answer", json={"answer": answer}, timeout=60)
+    assert grade == grading_result(checked.json(), 0.6, "citation_recall")
+    assert (grade["pass"], grade["score"]) == (True, 2 / 3)
+    assert "misattributed: [1] states it" in grade["reason"]  # the verdicts, not just a score
+    stricter = httpx.post(
+        service.url + "/promptfoo?threshold=0.9&figure=citation_precision_liu",
+        json={"output": answer},
+        timeout=60,
+    ).json()
+    assert (stricter["pass"], stricter["score"]) == (False, 0.75)
+
+
+def test_promptfoos_webhook_takes_the_tests_citations_var(
+    service: BackgroundServer, site: LoopbackSite
+) -> None:
+    url = site.url("/articles/water-boiling-point")
+    webhook = {"output": f"{WATER_50[:-1]} [1].", "context": {"vars": {"citations": [url]}}}
+    grade = httpx.post(service.url + "/promptfoo", json=webhook, timeout=60).json()
+    assert grade["pass"] is False
+    assert grade["componentResults"][0]["reason"].startswith("contradicted: ")
+
+
+@pytest.mark.parametrize(
+    ("context", "output", "words"),
+    [
+        ({}, "   ", "output: "),
+        ({"vars": {"citations": "https://a.test"}}, "A is B [1].", "citations: "),
+        ({"vars": {"threshold": "high"}}, "A is B.", "threshold: 'high' is not a number"),
+        ({"vars": {"threshold": 2}}, "A is B.", "threshold: 2.0 is not between 0 and 1"),
+    ],
+)
+def test_promptfoos_webhook_fails_an_output_it_cannot_check_saying_why(
+    service: BackgroundServer, context: dict[str, object], output: str, words: str
+) -> None:
+    # promptfoo shows a webhook's reason but only the status of an error answer.
+    response = httpx.post(service.url + "/promptfoo", json={"output": output, "context": context})
+    assert response.status_code == 200
+    grade = response.json()
+    assert (grade["pass"], grade["score"]) == (False, 0.0)
+    assert grade["reason"].startswith("not checked: ") and words in grade["reason"]
+
+
+def test_promptfoos_webhook_refuses_what_is_not_its_body_and_requires_the_key(
+    start: Callable[[Settings], BackgroundServer],
+) -> None:
+    service = start(_settings(service_api_key=SecretStr("k3y-for-tests")))
+    key = {"Authorization": "Bearer k3y-for-tests"}
+    missing = httpx.post(service.url + "/promptfoo", json={"context": {}}, headers=key)
+    assert missing.status_code == 422 and "output" in missing.json()["detail"]
+    figure = httpx.post(service.url + "/promptfoo?figure=f1", json={"output": "A."}, headers=key)
+    assert figure.status_code == 422 and "figure" in figure.json()["detail"]
+    assert httpx.post(service.url + "/promptfoo", json={"output": "A."}).status_code == 401

@@ -140,3 +140,14 @@ async def test_lexical_retrieval_setting_judges_a_page_without_embedding(
         )
     assert verdict.label == Label.SUPPORTED
     assert verdict.evidence_quote is not None and "100 degrees" in verdict.evidence_quote
+
+
+async def test_warm_up_judges_a_made_up_pair_with_the_embedded_checker_only(
+    settings: Settings, embedder: MiniLMEmbedder
+) -> None:
+    for provider, judged in (("checker", 1), ("openai", 0), ("lexical", 0)):
+        judge = RecordingJudge()
+        chosen = settings.model_copy(update={"judge_provider": provider})
+        async with Verifier(chosen, embedder=embedder, judge=judge) as verifier:
+            await verifier.warm_up()
+            assert len(judge.calls) == judged, provider  # an API judge is never sent the pair

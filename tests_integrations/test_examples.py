@@ -10,6 +10,7 @@ import re
 import socket
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -68,18 +69,17 @@ def test_each_python_example_gives_check_answers_verdicts(
     assert "Halvorsen & Brook designed the Orlen Bridge" in done.stdout  # a fact's quote
 
 
-def test_the_promptfoo_example_grades_with_check_answers_verdicts(
-    run: Run, expected: dict[str, object]
-) -> None:
+def promptfoo_run(run: Run, config: str, runner: str) -> dict[str, Any]:
+    """Run promptfoo on the example answer as the examples ``config`` and ``runner`` say (on
+    a free port, with this Python): the first test's grading result."""
     assert PROMPTFOO.exists(), "promptfoo is not installed: make plugins"
     namespace: dict[str, str] = {}
     exec(run.code("answer"), namespace)
     (run.folder / "answer.md").write_text(namespace["answer"], encoding="utf-8")
-    (run.folder / "promptfooconfig.yaml").write_text(run.code("promptfoo-config"))
-    (run.folder / "citation_check.py").write_text(run.code("promptfoo-assertion"))
     port = str(free_port())
+    (run.folder / "promptfooconfig.yaml").write_text(run.code(config).replace("8099", port))
     script = (
-        run.code("promptfoo-run")
+        run.code(runner)
         .replace("8099", port)
         .replace("npx promptfoo", str(PROMPTFOO))
         .replace("citation-verifier serve", f"{sys.executable} -m citation_verifier serve")
@@ -88,10 +88,28 @@ def test_the_promptfoo_example_grades_with_check_answers_verdicts(
     done = run.command(["bash", "-c", script], env=env)
     assert (run.folder / "out.json").exists(), done.stdout[-3000:] + done.stderr[-3000:]
     report = json.loads((run.folder / "out.json").read_text())
-    grading = report["results"]["results"][0]["gradingResult"]
-    inner = grading["componentResults"][0]  # the python assertion's own result
+    grading: dict[str, Any] = report["results"]["results"][0]["gradingResult"]
+    return grading["componentResults"][0]  # the assertion's own result
+
+
+def test_the_promptfoo_example_grades_with_check_answers_verdicts(
+    run: Run, expected: dict[str, object]
+) -> None:
+    (run.folder / "citation_check.py").write_text(run.code("promptfoo-assertion"))
+    inner = promptfoo_run(run, "promptfoo-config", "promptfoo-run")
     assert inner["score"] == pytest.approx(expected["citation_recall"])
     assert inner["pass"] is True  # 0.67 >= the test's threshold 0.6
     statements = [c["reason"].split(":")[0] for c in inner["componentResults"]]
     assert statements == labels_of(expected)
     assert "misattributed: [1]" in inner["componentResults"][1]["reason"]
+
+
+def test_the_promptfoo_webhook_example_grades_with_check_answers_verdicts(
+    run: Run, expected: dict[str, object]
+) -> None:
+    inner = promptfoo_run(run, "promptfoo-webhook-config", "promptfoo-webhook-run")
+    assert inner["score"] == pytest.approx(expected["citation_recall"])
+    assert inner["pass"] is True, inner["reason"]
+    labels = [m[2] for line in inner["reason"].splitlines() if (m := _STATEMENT.match(line))]
+    assert labels == labels_of(expected)
+    assert "misattributed: [1] states it" in inner["reason"]

@@ -449,8 +449,8 @@ class Settings(BaseSettings):
     # --- HTTP service ---
     service_api_key: SecretStr | None = Field(
         default=None,
-        description="When set, POST /verify and /check-answer (and the MCP endpoint) need "
-        "'Authorization: Bearer <key>'. Blank is an error: unset it to run without a key.",
+        description="When set, POST /verify, /check-answer, /promptfoo (and the MCP endpoint) "
+        "need 'Authorization: Bearer <key>'. Blank is an error: unset it to run without a key.",
     )
     service_allowed_hosts: Annotated[list[str], NoDecode] = Field(
         default_factory=list,

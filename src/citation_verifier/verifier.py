@@ -46,6 +46,7 @@ from citation_verifier.reuse.verdicts import VerdictCache, judge_fingerprint, ve
 from citation_verifier.settings import Settings
 from citation_verifier.workers import one_at_a_time
 
+_WARM_UP_URL = "about:warm-up"
 Progress = Callable[[int, int, str], Awaitable[None]]
 """``progress(done, total, message)``: told of each step of a verification as it finishes."""
 
@@ -181,6 +182,22 @@ class Verifier:
         self.calibration = card_for(self.settings.calibration_path)
         self.facts = FactSplitter()
         """Splits an answer's statements into facts (``answers/support.py``)."""
+
+    async def warm_up(self) -> None:
+        """Load what a first check loads (language identification, the judge's model, the
+        parsers of claims and facts) by judging a made-up claim on a made-up page, neither
+        cached nor observed: a long-running process calls it once after start so that its
+        first requests do not wait for the loads. Only the embedded checker judges it (an API
+        judge would be sent the pair; the embedded LLM loads 1 GB for the languages it reads)."""
+        from citation_verifier.judge.providers import resolve_provider
+
+        claim = "The bridge was designed by one firm and built by another."
+        page = Document(
+            url=_WARM_UP_URL, final_url=_WARM_UP_URL, status=200, kind="text", text=claim
+        )
+        if resolve_provider(self.settings) == "checker":
+            await self._judge_passages(claim, page)
+        await asyncio.to_thread(self.facts.facts, claim, "en")
 
     async def __aenter__(self) -> Verifier:
         return self

@@ -1,11 +1,12 @@
 """The HTTP service: ``GET /health``, ``GET /ready``, ``POST /verify``, ``POST
-/check-answer``, ``GET /metrics`` and the web page at ``/``. Build it with
-:func:`create_app`; ``citation-verifier serve`` runs it under uvicorn.
+/check-answer``, ``POST /promptfoo`` (promptfoo's webhook assertion), ``GET /metrics`` and the
+web page at ``/``. Build it with :func:`create_app`; ``citation-verifier serve`` runs it under
+uvicorn.
 
-Status codes of ``/verify`` and ``/check-answer``: 200 with the verdicts; 401 without the
-service's API key (when ``SERVICE_API_KEY`` is set); 413 body too large; 415 a body not sent
-with ``Content-Type: application/json``; 422 invalid request (with a readable message; a body
-that is not JSON is named with the line and column where it breaks); 429 too busy (with
+Status codes of ``/verify``, ``/check-answer`` and ``/promptfoo``: 200 with the verdicts; 401
+without the service's API key (when ``SERVICE_API_KEY`` is set); 413 body too large; 415 a body
+not sent with ``Content-Type: application/json``; 422 invalid request (with a readable message; a
+body that is not JSON is named with the line and column where it breaks); 429 too busy (with
 ``Retry-After``); 503 a configured backend is missing its key (the message names the variable,
 never its value).
 """
@@ -19,7 +20,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
-from fastapi import Body, Depends, FastAPI, HTTPException, Request
+from fastapi import Body, Depends, FastAPI, HTTPException, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -32,6 +33,8 @@ from citation_verifier.answers.models import AnswerRequest, AnswerResult
 from citation_verifier.answers.parse import parse_answer
 from citation_verifier.deadline import request_deadline
 from citation_verifier.errors import ConfigurationError, plain_message
+from citation_verifier.integrations.promptfoo import grading_result
+from citation_verifier.integrations.text import Figure
 from citation_verifier.models import VerifyRequest, VerifyResult
 from citation_verifier.retrieve import Embedder
 from citation_verifier.service.admission import Admission, Overloaded
@@ -44,6 +47,13 @@ from citation_verifier.service.limits import (
 )
 from citation_verifier.service.metrics import ServiceMetrics
 from citation_verifier.service.middleware import AccessLog, RequestLimits, bearer_matches
+from citation_verifier.service.promptfoo import (
+    PromptfooGrade,
+    PromptfooWebhook,
+    answer_request,
+    failing,
+    threshold_of,
+)
 from citation_verifier.service.state import ServiceState
 from citation_verifier.settings import Settings
 from citation_verifier.utf8 import utf8_problem
@@ -59,7 +69,7 @@ DISCONNECT_POLL_S = 0.5
 # open: probes and browsers load them before anyone can type a key, and they reveal nothing
 # about the configuration. /ready answers without the key but keeps its detail for callers
 # that send it (the detail names settings and the judge's last failure).
-PROTECTED_PATHS = ("/verify", "/check-answer", "/metrics")
+PROTECTED_PATHS = ("/verify", "/check-answer", "/promptfoo", "/metrics")
 # The page loads only what the app serves: no CDN, no inline script.
 PAGE_CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -184,6 +194,11 @@ ANSWER_RESPONSE: dict[str, Any] = {
     "credits": 0.0,
 }
 
+PROMPTFOO_REQUEST = {
+    "output": ANSWER_REQUEST["answer"],
+    "context": {"prompt": "Where does water boil?", "vars": {"threshold": 0.5}},
+}
+PROMPTFOO_RESPONSE = grading_result(ANSWER_RESPONSE, 0.5, "citation_recall")
 
 # The error answers /verify and /check-answer share (each adds its own 200 and 422).
 _SHARED_RESPONSES: dict[int | str, dict[str, Any]] = {
@@ -366,6 +381,45 @@ def create_app(
         finally:
             task.cancel()  # a no-op once done; the work stops when the handler is cancelled
 
+    async def checked_answer(
+        request: Request, body: AnswerRequest
+    ) -> AnswerResult | Response | tuple[str, str]:
+        """``body``'s answer checked in an admission slot (cancelled when the client goes),
+        recorded in the metrics; or the field and problem that keep it from being checked."""
+        deadline = request_deadline(settings)  # from the request's arrival
+        problem = answer_length_problem(body.answer, settings)
+        if problem is not None:
+            return problem
+
+        async def check(verifier: Verifier) -> AnswerResult | tuple[str, str]:
+            # Parsed in a slot and off the event loop: a flood of long answers waits for
+            # admission (or gets 429) instead of stalling /health.
+            language = await asyncio.to_thread(verifier.languages.best, body.answer)
+            statements = await asyncio.to_thread(
+                parse_answer, body.answer, body.citation_urls(), language
+            )
+            problem = answer_urls_problem(statements, settings)
+            if problem is not None:
+                return problem
+            return await check_statements(
+                verifier,
+                statements,
+                cited_at=body.cited_at,
+                compare_archive=body.compare_archive,
+                deadline=deadline,
+                language=language,
+            )
+
+        result = await until_disconnected(request, admitted("check_answer", check))
+        if isinstance(result, AnswerResult):
+            metrics.record_answer(result)
+            request.state.log_extra = {
+                "statements": len(result.statements),
+                "urls": result.unique_urls,
+                "citation_precision": result.citation_precision,
+            }
+        return result
+
     @app.get("/health", response_model=Health, tags=["operations"])
     async def health() -> Health:
         """Liveness: 200 while the process runs. Reveals no configuration."""
@@ -472,39 +526,47 @@ def create_app(
         """Check a whole answer: split it into statements, verify each statement against the
         URLs its markers or links cite (each URL fetched once), and report per statement
         (uncited ones included) and the answer's citation precision."""
-        deadline = request_deadline(settings)  # from the request's arrival
-        problem = answer_length_problem(body.answer, settings)
-        if problem is not None:
-            return _invalid(*problem)
+        result = await checked_answer(request, body)
+        return _invalid(*result) if isinstance(result, tuple) else result
 
-        async def check(verifier: Verifier) -> AnswerResult | JSONResponse:
-            # Parsed in a slot and off the event loop: a flood of long answers waits for
-            # admission (or gets 429) instead of stalling /health.
-            language = await asyncio.to_thread(verifier.languages.best, body.answer)
-            statements = await asyncio.to_thread(
-                parse_answer, body.answer, body.citation_urls(), language
-            )
-            problem = answer_urls_problem(statements, settings)
-            if problem is not None:
-                return _invalid(*problem)
-            return await check_statements(
-                verifier,
-                statements,
-                cited_at=body.cited_at,
-                compare_archive=body.compare_archive,
-                deadline=deadline,
-                language=language,
-            )
-
-        result = await until_disconnected(request, admitted("check_answer", check))
+    @app.post(
+        "/promptfoo",
+        response_model=PromptfooGrade,
+        dependencies=[Depends(_json_only)],
+        tags=["integrations"],
+        responses={
+            200: {"content": {"application/json": {"example": PROMPTFOO_RESPONSE}}},
+            422: {"model": ErrorBody, "description": "Not the body of promptfoo's webhook."},
+            **_SHARED_RESPONSES,
+        },
+    )
+    async def promptfoo_route(
+        request: Request,
+        body: Annotated[
+            PromptfooWebhook,
+            Body(
+                openapi_examples={
+                    "webhook": {"summary": "What promptfoo posts", "value": PROMPTFOO_REQUEST}
+                }
+            ),
+        ],
+        threshold: Annotated[float, Query(ge=0.0, le=1.0)] = 0.5,
+        figure: Figure = "citation_recall",
+    ) -> dict[str, Any] | Response:
+        """promptfoo's `webhook` assertion: the output checked as an answer, graded as the
+        Python assertion grades it. Passes when `figure` reaches the test's `threshold` var,
+        else the `threshold` parameter; an output that cannot be checked fails, saying why."""
+        answer = answer_request(body)
+        if isinstance(answer, str):
+            return failing(answer)
+        limit = threshold_of(body, threshold)
+        if isinstance(limit, str):
+            return failing(limit)
+        result = await checked_answer(request, answer)
+        if isinstance(result, tuple):
+            return failing(": ".join(result))
         if isinstance(result, Response):
             return result
-        metrics.record_answer(result)
-        request.state.log_extra = {
-            "statements": len(result.statements),
-            "urls": result.unique_urls,
-            "citation_precision": result.citation_precision,
-        }
-        return result
+        return grading_result(result.model_dump(mode="json"), limit, figure)
 
     return app

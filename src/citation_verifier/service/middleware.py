@@ -23,7 +23,16 @@ from citation_verifier.service.stages import StageTimes, current_stage_times
 access_log = logging.getLogger("citation_verifier.access")
 
 KNOWN_ROUTES = frozenset(
-    {"/", "/health", "/ready", "/verify", "/check-answer", "/metrics", "/openapi.json"}
+    {
+        "/",
+        "/health",
+        "/ready",
+        "/verify",
+        "/check-answer",
+        "/promptfoo",
+        "/metrics",
+        "/openapi.json",
+    }
 )
 
 

@@ -34,6 +34,7 @@ class ServiceState:
         self._embedder = embedder
         self.verifier: Verifier | None = None
         self.error: str | None = "the service is starting"
+        self._warming: asyncio.Task[None] | None = None
         self.judge_failure: str | None = None
         """The last judge failure, until a judgement succeeds again (``/ready`` says 503)."""
 
@@ -66,6 +67,15 @@ class ServiceState:
         )
         self.metrics.watch_archive(self.verifier.archive.client)
         self.error = None
+        # Ready now; the judge's model and the parsers load meanwhile, not in the first request.
+        self._warming = asyncio.create_task(self._warm_up(self.verifier))
+
+    @staticmethod
+    async def _warm_up(verifier: Verifier) -> None:
+        try:
+            await verifier.warm_up()
+        except Exception as error:  # the first request loads it then, and says what fails
+            log.warning("warm-up failed (%s): %s", type(error).__name__, error)
 
     def _judged(self, judgement: Judgement) -> None:
         if judgement.reason == Reason.JUDGE_ERROR:
@@ -77,6 +87,8 @@ class ServiceState:
 
     async def stop(self) -> None:
         """Release the fetcher's connections."""
+        if self._warming is not None:
+            self._warming.cancel()
         if self.verifier is not None:
             await self.verifier.aclose()
             self.verifier = None
