@@ -88,8 +88,8 @@ def promptfoo_run(run: Run, config: str, runner: str) -> dict[str, Any]:
     done = run.command(["bash", "-c", script], env=env)
     assert (run.folder / "out.json").exists(), done.stdout[-3000:] + done.stderr[-3000:]
     report = json.loads((run.folder / "out.json").read_text())
-    grading: dict[str, Any] = report["results"]["results"][0]["gradingResult"]
-    return grading["componentResults"][0]  # the assertion's own result
+    inner: dict[str, Any] = report["results"]["results"][0]["gradingResult"]["componentResults"][0]
+    return inner  # the assertion's own result
 
 
 def test_the_promptfoo_example_grades_with_check_answers_verdicts(
