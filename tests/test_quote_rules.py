@@ -9,10 +9,12 @@ from citation_verifier.quote_rules import (
     QUOTE_RULES,
     QuoteContext,
     about,
+    claim_names,
     conflict,
     rule_of,
     rule_on,
     rules_for,
+    speaker,
     values,
 )
 
@@ -25,7 +27,7 @@ def context(
 
 
 def test_rules_are_tried_in_one_documented_order() -> None:
-    assert [name for name, _ in QUOTE_RULES] == ["conflict", "about", "values"]
+    assert [name for name, _ in QUOTE_RULES] == ["conflict", "about", "speaker", "values"]
 
 
 def test_a_quote_about_something_else_is_no_evidence() -> None:
@@ -84,7 +86,7 @@ def test_the_deciding_rule_is_read_back_from_the_detail() -> None:
     assert rule_of("exact check: verbatim") is None
 
 
-def test_the_checkers_english_verdicts_get_only_the_conflict_rule() -> None:
+def test_the_checkers_english_verdicts_get_only_the_conflict_and_speaker_rules() -> None:
     page = "The committee met again on Tuesday."
     rules = rules_for("checker/minilm-l6-checker", english=True)
     assert rules == OWN_CHECKS
@@ -94,3 +96,45 @@ def test_the_checkers_english_verdicts_get_only_the_conflict_rule() -> None:
     assert rules_for("checker/minilm-l6-checker+local/qwen", english=True) is None
     assert rules_for("local/qwen2.5-coder-1.5b-instruct", english=True) is None
     assert rule_on(context("Smith won the race.", Label.SUPPORTED, page, page)) is not None
+
+
+def test_words_given_to_one_person_are_not_supported_by_a_quote_giving_them_to_another() -> None:
+    page = (
+        'Rents in the old town rose by a fifth. "The market has simply run out of flats," '
+        "said Maria Lund, who chairs the tenants' association."
+    )
+    quote = page.split(". ", 1)[1]
+    claim = "Councillor Peter Wahl said the market has simply run out of flats."
+    ruling = speaker(context(claim, Label.SUPPORTED, quote, page))
+    assert ruling is not None and ruling.label == Label.NOT_FOUND
+    assert "Peter Wahl" in ruling.why and "Maria Lund" in ruling.why
+    right = "Maria Lund said the market has simply run out of flats."
+    assert speaker(context(right, Label.SUPPORTED, quote, page)) is None
+
+
+def test_speaker_reads_german_names_after_a_title_or_a_noun() -> None:
+    page = "„Wir sind sehr zufrieden“, sagte Kämmerer Dr. Jonas Reiter am Montag."
+    claim = "Bürgermeisterin Dr. Eva Brandl sagte, man sei sehr zufrieden."
+    ruling = speaker(context(claim, Label.SUPPORTED, page, page, "de"))
+    assert ruling is not None and "Eva Brandl" in ruling.why
+
+
+def test_speaker_asks_only_of_claims_that_report_someones_words() -> None:
+    page = "The museum, designed by Anna Berg, opened in 2019."
+    claim = "The museum designed by Karl Ott opened in 2019."  # a role, not words: other rules
+    assert speaker(context(claim, Label.SUPPORTED, page, page)) is None
+    said = "Karl Ott said the museum opened in 2019."
+    assert speaker(context(said, Label.NOT_FOUND, None, page)) is None  # only supported verdicts
+
+
+def test_claim_names_leave_out_openings_titles_values_and_weekdays() -> None:
+    assert claim_names("Dr. Helga Moss said on Monday that the X5 line opens in May 2026.") == [
+        "Helga",
+        "Moss",
+        "X5",
+    ]
+    # An opening word is a name when the page writes it capitalised inside a sentence.
+    page = split_passages("The contract went to Ostrava Rail last year.", 200, "en")
+    assert claim_names("Ostrava Rail won the contract.", "en", page) == ["Ostrava", "Rail"]
+    assert claim_names("Railways won the contract.", "en", page) == []
+    assert claim_names("Der Bau der Brücke begann 2019.", "de") == []

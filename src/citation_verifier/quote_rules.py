@@ -16,6 +16,11 @@ set and on dev rows: docs/CHECKER_MODEL.md (``bench/quote_rules.py``).
 - ``about``: a ``supported`` quote shares at least one content word with the claim (claim and
   page in one language) → else not_found: a sentence about something else does not state it
   ("Мэр города — Игорь Белов" against the construction cost).
+- ``speaker``: a ``supported`` verdict on a claim that reports someone's words, estimate or
+  decision ("said", "estimates", "confirmed", "sagte", "назвал", "dijo"…) whose quote lacks one
+  of the claim's names and names someone else → not_found: the same words given to another
+  person or body are no evidence of what the claim's one said ("Dr. Lena Hartmann said …"
+  against "…, said Prof. Ingrid Solberg").
 - ``values``: a ``supported`` verdict on a claim not in English whose claim value no passage
   states → not_found ("20 Millionen Euro" is not supported by "Der Jahresausweis kostet 20
   Euro"); English claims have the checker's ``number_missing``.
@@ -23,6 +28,7 @@ set and on dev rows: docs/CHECKER_MODEL.md (``bench/quote_rules.py``).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
@@ -163,18 +169,128 @@ def values(context: QuoteContext) -> QuoteRuling | None:
     return QuoteRuling("values", Label.NOT_FOUND, None, why)
 
 
+_WORD = re.compile(r"[^\W_]+(?:[-'’.][^\W_]+)*")
+_OPENERS = frozenset("\"“„«‹'‘([:.!?;-–—•*")
+# Capitalised for another reason than naming: titles, and English weekdays (months are values).
+_NOT_NAMES = frozenset(
+    {"dr", "prof", "mr", "mrs", "ms", "sir", "st", "mt", "i", "monday", "tuesday", "wednesday"}
+    | {"thursday", "friday", "saturday", "sunday"}
+)
+# Languages whose capitals mark names (German capitalises every noun: there only a word with a
+# digit counts, "VB-214", "IP68").
+_CAPITALS_NAME = frozenset({"en", "es", "ru", "fr", "it", "pt", "nl"})
+
+
+def _opens(before: str) -> bool:
+    """Whether a word after ``before`` opens a sentence or quotation (its capital says
+    nothing): nothing before it, or an opening mark or a full stop not of a title or an
+    initial ("Dr. Helen Osei", "J. Smith")."""
+    before = before.rstrip()
+    if not before:
+        return True
+    if before[-1] != ".":
+        return before[-1] in _OPENERS
+    last = before[:-1].rsplit(None, 1)[-1] if before[:-1].strip() else ""
+    return not (last.lower() in _NOT_NAMES or (len(last) == 1 and last.isupper()))
+
+
+def _capitalised_names(text: str) -> set[str]:
+    """The capitalised words of ``text`` that do not open a sentence (lowercased)."""
+    return {
+        m.group().lower()
+        for m in _WORD.finditer(text)
+        if m.group()[0].isupper() and not _opens(text[: m.start()])
+    }
+
+
+def claim_names(
+    claim: str, language: str | None = None, passages: Sequence[Passage] = ()
+) -> list[str]:
+    """The words of ``claim`` that name something: a word that mixes letters and digits, and
+    (in languages whose capitals mark names) a capitalised word that does not open the claim or
+    a sentence or quotation inside it, or that opens it and is written capitalised inside a
+    sentence of the ``passages``; in German, where every noun is capitalised, a capitalised
+    word right after another or a title ("Dr. Felix Amsel", "Autorin Jana Wendt"). Values
+    (dates, amounts) are left out."""
+    text = _without(claim, measures(claim, language, claim=True))
+    capitals = (language or "en") in _CAPITALS_NAME
+    named_on_page = set().union(*(_capitalised_names(p.text) for p in passages))
+    names = []
+    previous = ""  # the word before, when only a space or a full stop lies between
+    for match in _WORD.finditer(text):
+        word, after = match.group(), previous
+        opens = _opens(text[: match.start()])
+        previous = word if not opens and text[match.end() : match.end() + 1] in (" ", ".") else ""
+        if any(c.isdigit() for c in word):
+            if any(c.isalpha() for c in word):
+                names.append(word)
+            continue
+        if not word[0].isupper() or word.lower().rstrip(".") in _NOT_NAMES:
+            continue
+        if not analyse(word).tokens:  # a capitalised stopword is no name
+            continue
+        if capitals:
+            if not opens or word.lower() in named_on_page:
+                names.append(word)
+        elif after[:1].isupper() and text[: match.start()].endswith((after + " ", after + ". ")):
+            names.append(word)
+    return names
+
+
+def _named(name: str, words: Sequence[str]) -> bool:
+    key = name.lower().removesuffix("'s").removesuffix("’s")
+    return any(_matches(key, w) for w in words)
+
+
+# Words that report what someone said, estimated or decided, in the languages we judge.
+_REPORTING = re.compile(
+    r"\b(?:said|says|say|told|tells|stated|estimated?s?|expects?|expected|confirmed?s?|"
+    r"warned?s?|according|announced?s?|argued?s?|claimed?s?|"
+    r"sagte|sagt|sagten|nannte|nennt|erklärte|erklärt|laut|betonte|schätzt|schätzte|"
+    r"сказал\w*|заявил\w*|назвал\w*|считает|словам|отметил\w*|оценил\w*|"
+    r"dijo|afirmó|declaró|según|aseguró|señaló|estimó)\b",
+    re.IGNORECASE,
+)
+
+
+def speaker(context: QuoteContext) -> QuoteRuling | None:
+    """A claim that someone said, estimated or decided something is not supported by a quote
+    that gives it to someone else: a name of the claim is missing from the quote and the quote
+    names others ("Dr. Lena Hartmann said …" against "…, said Prof. Ingrid Solberg")."""
+    if context.quote is None or context.label != Label.SUPPORTED or not context.same_language:
+        return None
+    if not _REPORTING.search(context.claim):
+        return None
+    wanted = claim_names(context.claim, context.claim_language, context.passages)
+    have = [w.lower() for w in _WORD.findall(context.quote)]
+    missing = [name for name in wanted if not _named(name, have)]
+    if not missing:
+        return None
+    claimed = [w.lower() for w in _WORD.findall(context.claim)]
+    others = [  # words naming someone: "COVID-19" names no speaker
+        name
+        for name in claim_names(context.quote, context.page_language)
+        if not _named(name, claimed) and not any(c.isdigit() for c in name)
+    ]
+    if not others:
+        return None
+    why = f"the claim gives it to {' '.join(missing)}; the quote to {' '.join(others)}"
+    return QuoteRuling("speaker", Label.NOT_FOUND, None, why)
+
+
 QUOTE_RULES: tuple[tuple[str, Callable[[QuoteContext], QuoteRuling | None]], ...] = (
     ("conflict", conflict),
     ("about", about),
+    ("speaker", speaker),
     ("values", values),
 )
 """The quote rules, in the order they are tried (module docstring)."""
-OWN_CHECKS = ("conflict",)
+OWN_CHECKS = ("conflict", "speaker")
 """The rules tried on the checker's English verdicts, which its exact checks already hold to
 their values, polarity and words (``number_missing``, ``polarity``, ``clause_roles``…): on
 held-out English rows ``about`` turned right supports into not_found (AttributionBench 0.774
--> 0.761 with a polarity rule since removed), so the others guard every other judge and
-language."""
+-> 0.761 with a polarity rule since removed), so it guards every other judge and language.
+``speaker`` reads what no exact check does, who said it (docs/CHECKER_MODEL.md)."""
 
 
 def rules_for(judge: str, english: bool) -> Collection[str] | None:
