@@ -282,14 +282,17 @@ def create_app(
     *,
     embedder: Embedder | None = None,
     listen_host: str = "127.0.0.1",
+    warm_up: bool = False,
 ) -> FastAPI:
     """The service for ``settings`` (read from the environment when None). ``embedder`` lets
     a caller share an already loaded model; by default the app loads its own at startup.
     ``listen_host`` is where it is served: on loopback it answers loopback ``Host`` names only
-    (DNS rebinding), unless SERVICE_ALLOWED_HOSTS says otherwise."""
+    (DNS rebinding), unless SERVICE_ALLOWED_HOSTS says otherwise. ``warm_up``: once ready,
+    load the checker's model and the parsers in the background (``serve`` does; a process
+    that imports modules meanwhile may hit CPython 3.11.7's non-thread-safe parser)."""
     settings = settings or Settings()
     metrics = ServiceMetrics()
-    state = ServiceState(settings, metrics, embedder)
+    state = ServiceState(settings, metrics, embedder, warm_up=warm_up)
     admission = Admission(
         settings.service_max_in_flight,
         settings.service_max_waiting,

@@ -58,6 +58,6 @@ def serve(
         raise fail(f"cannot listen on {host}:{port}: {error.strerror}", ExitCode.INPUT) from None
     typer.echo(f"citation-verifier listening on {url_of(sock)}", err=False)
     sys.stdout.flush()
-    server = make_server(create_app(settings, listen_host=host))
+    server = make_server(create_app(settings, listen_host=host, warm_up=True))
     with sock:
         server.run(sockets=[sock])

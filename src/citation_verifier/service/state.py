@@ -27,9 +27,16 @@ class ServiceState:
     name the problem with a 503."""
 
     def __init__(
-        self, settings: Settings, metrics: ServiceMetrics, embedder: Embedder | None = None
+        self,
+        settings: Settings,
+        metrics: ServiceMetrics,
+        embedder: Embedder | None = None,
+        *,
+        warm_up: bool = False,
     ) -> None:
         self.settings = settings
+        self.warm_up = warm_up
+        """Whether :meth:`start` loads the judge's model and parsers in the background."""
         self.metrics = metrics
         self._embedder = embedder
         self.verifier: Verifier | None = None
@@ -67,8 +74,8 @@ class ServiceState:
         )
         self.metrics.watch_archive(self.verifier.archive.client)
         self.error = None
-        # Ready now; the judge's model and the parsers load meanwhile, not in the first request.
-        self._warming = asyncio.create_task(self._warm_up(self.verifier))
+        if self.warm_up:  # ready now; the models load meanwhile, not in the first requests
+            self._warming = asyncio.create_task(self._warm_up(self.verifier))
 
     @staticmethod
     async def _warm_up(verifier: Verifier) -> None:
