@@ -194,13 +194,18 @@ def _opens(before: str) -> bool:
     return not (last.lower() in _NOT_NAMES or (len(last) == 1 and last.isupper()))
 
 
-def _capitalised_names(text: str) -> set[str]:
-    """The capitalised words of ``text`` that do not open a sentence (lowercased)."""
+def _capitalised_names(passages: Sequence[Passage]) -> set[str]:
+    """The capitalised words of the passages that do not open a sentence (lowercased)."""
     return {
         m.group().lower()
-        for m in _WORD.finditer(text)
-        if m.group()[0].isupper() and not _opens(text[: m.start()])
+        for p in passages
+        for m in _WORD.finditer(p.text)
+        if m.group()[0].isupper() and not _opens(p.text[: m.start()])
     }
+
+
+def _lower_words(text: str) -> list[str]:
+    return [w.lower() for w in _WORD.findall(text)]
 
 
 def claim_names(
@@ -214,7 +219,7 @@ def claim_names(
     (dates, amounts) are left out."""
     text = _without(claim, measures(claim, language, claim=True))
     capitals = (language or "en") in _CAPITALS_NAME
-    named_on_page = set().union(*(_capitalised_names(p.text) for p in passages))
+    named_on_page: set[str] | None = None  # read from the passages when first needed
     names = []
     previous = ""  # the word before, when only a space or a full stop lies between
     for match in _WORD.finditer(text):
@@ -230,7 +235,9 @@ def claim_names(
         if not analyse(word).tokens:  # a capitalised stopword is no name
             continue
         if capitals:
-            if not opens or word.lower() in named_on_page:
+            if opens and named_on_page is None:
+                named_on_page = _capitalised_names(passages)
+            if not opens or word.lower() in (named_on_page or ()):
                 names.append(word)
         elif after[:1].isupper() and text[: match.start()].endswith((after + " ", after + ". ")):
             names.append(word)
@@ -262,11 +269,11 @@ def speaker(context: QuoteContext) -> QuoteRuling | None:
     if not _REPORTING.search(context.claim):
         return None
     wanted = claim_names(context.claim, context.claim_language, context.passages)
-    have = [w.lower() for w in _WORD.findall(context.quote)]
+    have = _lower_words(context.quote)
     missing = [name for name in wanted if not _named(name, have)]
     if not missing:
         return None
-    claimed = [w.lower() for w in _WORD.findall(context.claim)]
+    claimed = _lower_words(context.claim)
     others = [  # words naming someone: "COVID-19" names no speaker
         name
         for name in claim_names(context.quote, context.page_language)
