@@ -105,6 +105,23 @@ def test_threads_can_share_one_checker(site: LoopbackSite, settings: Settings) -
     assert labels == [Label.SUPPORTED] * 4
 
 
+def test_checks_made_while_the_checker_warms_up_in_the_background_wait_for_its_models(
+    site: LoopbackSite, settings: Settings
+) -> None:
+    with Checker(settings, judge_provider="checker") as checker:
+        checker.warm_up(wait=False)
+        result = checker.check(
+            "Water boils at 100 degrees Celsius at sea level.", [site.url("/water")]
+        )
+        checker.warm_up()  # loaded already: returns once the made-up pair is judged again
+    assert result.overall == Label.SUPPORTED
+    closing = Checker(settings, judge_provider="checker")
+    closing.warm_up(wait=False)
+    closing.close()  # a warm-up in flight does not keep it open
+    with pytest.raises(CheckerClosedError):
+        closing.warm_up()
+
+
 def test_overrides_are_settings_validated_like_the_environments(settings: Settings) -> None:
     with Checker(settings, review_below=1.0) as checker:
         assert checker.settings.review_below == 1.0

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
+import pytest
+
 from citation_verifier.demo.loopback import LoopbackSite, Page, Route, redirect
 from citation_verifier.demo.site import BOILING_HTML
 from citation_verifier.judge.base import Judgement
@@ -151,3 +153,19 @@ async def test_warm_up_judges_a_made_up_pair_with_the_embedded_checker_only(
         async with Verifier(chosen, embedder=embedder, judge=judge) as verifier:
             await verifier.warm_up()
             assert len(judge.calls) == judged, provider  # an API judge is never sent the pair
+
+
+class FailingJudge:
+    name = "test/failing"
+
+    async def judge(self, claim: str, passages: Sequence[Passage]) -> Judgement:
+        raise RuntimeError("the model file is missing")
+
+
+async def test_a_failed_warm_up_is_logged_and_the_verifier_still_serves(
+    settings: Settings, embedder: MiniLMEmbedder, caplog: pytest.LogCaptureFixture
+) -> None:
+    chosen = settings.model_copy(update={"judge_provider": "checker"})
+    async with Verifier(chosen, embedder=embedder, judge=FailingJudge()) as verifier:
+        await verifier.warm_up()
+    assert "warm-up failed (RuntimeError): the model file is missing" in caplog.text

@@ -10,6 +10,7 @@ several threads at once.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import threading
 from collections.abc import Coroutine, Sequence
 from datetime import datetime
@@ -58,6 +59,7 @@ class Checker:
         )
         self._thread.start()
         self._closed = False
+        self._warming: concurrent.futures.Future[None] | None = None
         self._verifier: Verifier = self._wait(self._open())
 
     async def _open(self) -> Verifier:
@@ -123,11 +125,23 @@ class Checker:
         """:meth:`check_answer`, awaited from any event loop."""
         return await self._await(self._answer(answer, citations, cited_at))
 
+    def warm_up(self, *, wait: bool = True) -> None:
+        """Load the models a first check loads (language identification, the embedded checker,
+        the claim parsers) now. ``wait=False`` loads them in the background: a framework that
+        makes its metric before it starts overlaps its own start with the loads, and a check
+        made meanwhile waits only for what it needs. A failure is logged, not raised."""
+        future = asyncio.run_coroutine_threadsafe(self._live().warm_up(), self._loop)
+        self._warming = future
+        if wait:
+            future.result()
+
     def close(self) -> None:
         """Release the models, browser and connections; later calls raise. Idempotent."""
         if self._closed:
             return
         self._closed = True
+        if self._warming is not None:
+            self._warming.cancel()
         try:
             self._wait(self._verifier.aclose())
         finally:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import logging
 import os
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime
@@ -47,6 +48,7 @@ from citation_verifier.settings import Settings
 from citation_verifier.workers import one_at_a_time
 
 _WARM_UP_URL = "about:warm-up"
+_log = logging.getLogger("citation_verifier")
 Progress = Callable[[int, int, str], Awaitable[None]]
 """``progress(done, total, message)``: told of each step of a verification as it finishes."""
 
@@ -188,16 +190,20 @@ class Verifier:
         parsers of claims and facts) by judging a made-up claim on a made-up page, neither
         cached nor observed: a long-running process calls it once after start so that its
         first requests do not wait for the loads. Only the embedded checker judges it (an API
-        judge would be sent the pair; the embedded LLM loads 1 GB for the languages it reads)."""
+        judge would be sent the pair; the embedded LLM loads 1 GB for the languages it reads).
+        A failure is logged, not raised: the first check loads it then, and says what fails."""
         from citation_verifier.judge.providers import resolve_provider
 
         claim = "The bridge was designed by one firm and built by another."
         page = Document(
             url=_WARM_UP_URL, final_url=_WARM_UP_URL, status=200, kind="text", text=claim
         )
-        if resolve_provider(self.settings) == "checker":
-            await self._judge_passages(claim, page)
-        await asyncio.to_thread(self.facts.facts, claim, "en")
+        try:
+            if resolve_provider(self.settings) == "checker":
+                await self._judge_passages(claim, page)
+            await asyncio.to_thread(self.facts.facts, claim, "en")
+        except Exception as error:
+            _log.warning("warm-up failed (%s): %s", type(error).__name__, error)
 
     async def __aenter__(self) -> Verifier:
         return self

@@ -25,13 +25,15 @@ RUN_PAGE_TTL_S = 3600.0
 
 def run_checker(checker: Checker | None = None, **overrides: Any) -> Checker:
     """``checker``, or a new one from the environment's settings (with ``overrides``) that keeps
-    pages for at least ``RUN_PAGE_TTL_S``."""
+    pages for at least ``RUN_PAGE_TTL_S`` and loads its models in the background at once."""
     if checker is not None:
         return checker
     from citation_verifier.checker_api import Checker
 
     ttl = max(Settings().fetch_cache_ttl_s, RUN_PAGE_TTL_S)
-    return Checker(**{"fetch_cache_ttl_s": ttl, **overrides})
+    checker = Checker(**{"fetch_cache_ttl_s": ttl, **overrides})
+    checker.warm_up(wait=False)  # while the framework starts
+    return checker
 
 
 def figure_of(result: AnswerResult, figure: Figure) -> float:

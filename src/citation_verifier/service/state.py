@@ -75,14 +75,7 @@ class ServiceState:
         self.metrics.watch_archive(self.verifier.archive.client)
         self.error = None
         if self.warm_up:  # ready now; the models load meanwhile, not in the first requests
-            self._warming = asyncio.create_task(self._warm_up(self.verifier))
-
-    @staticmethod
-    async def _warm_up(verifier: Verifier) -> None:
-        try:
-            await verifier.warm_up()
-        except Exception as error:  # the first request loads it then, and says what fails
-            log.warning("warm-up failed (%s): %s", type(error).__name__, error)
+            self._warming = asyncio.create_task(self.verifier.warm_up())
 
     def _judged(self, judgement: Judgement) -> None:
         if judgement.reason == Reason.JUDGE_ERROR:
