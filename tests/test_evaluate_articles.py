@@ -92,6 +92,9 @@ def test_the_command_prints_figures_and_every_wrong_verdict_as_json(tmp_path: Pa
     assert payload["n"] == 3 and payload["by_kind"]["stated"] == {"n": 1, "accuracy": 0.0}
     assert [w["id"] for w in payload["wrong"]] == ["b-3"]
     assert {"gold", "predicted", "decided_by", "quote", "detail"} <= set(payload["wrong"][0])
+    # Every verdict, right or wrong, with its confidence: what calibration is read from.
+    assert [v["id"] for v in payload["verdicts"]] == ["b-1", "b-2", "b-3"]
+    assert all(0 <= v["confidence"] <= 1 for v in payload["verdicts"])
 
 
 def test_the_command_names_a_folder_without_claims(tmp_path: Path) -> None:

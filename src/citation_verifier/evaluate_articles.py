@@ -141,19 +141,8 @@ class ArticleScores:
             "quotes_off_page": len(self.quotes_off_page),
             "median_sec_per_claim": round(self.median_seconds, 3),
             **{k: None if v is None else round(v, 4) for k, v in self.confidence_figures.items()},
-            "wrong": [
-                {
-                    "id": v.claim.id,
-                    "kind": v.claim.kind,
-                    "claim": v.claim.claim,
-                    "gold": v.claim.label,
-                    "predicted": v.label,
-                    "decided_by": v.decided_by,
-                    "detail": v.detail,
-                    "quote": v.quote,
-                }
-                for v in self.wrong
-            ],
+            "wrong": [_as_json(v) for v in self.wrong],
+            "verdicts": [_as_json(v) for v in self.verdicts],
         }
 
     @property
@@ -180,6 +169,22 @@ class ArticleScores:
     def by_language(self) -> dict[str, tuple[int, float]]:
         """(n, accuracy) per claim language."""
         return self.by(lambda v: v.claim.language)
+
+
+def _as_json(verdict: ArticleVerdict) -> dict[str, Any]:
+    return {
+        "id": verdict.claim.id,
+        "kind": verdict.claim.kind,
+        "claim_lang": verdict.claim.language,
+        "claim": verdict.claim.claim,
+        "gold": verdict.claim.label,
+        "predicted": verdict.label,
+        "decided_by": verdict.decided_by,
+        "detail": verdict.detail,
+        "quote": verdict.quote,
+        "confidence": round(verdict.confidence, 4),
+        "needs_review": verdict.needs_review,
+    }
 
 
 def _share(flags: Iterable[bool]) -> float:
