@@ -2,6 +2,8 @@
 through each framework and through our own batch, each a fresh process (interpreter, framework
 and model loading included), on loopback pages, the embedded checker. Prints the seconds of each
 run, its ratio to the batch's, and whether each gave the batch's statement labels.
+``inspect-bare`` is Inspect AI scoring the same samples with a scorer that checks nothing: the
+framework's own cost, of which the ``inspect`` run's is the sum with ours.
 
 Run it with the plug-ins' Python (``make plugins``):
 
@@ -109,6 +111,34 @@ RUNNERS = {
         scores = [by_id[n].scores["citation_verification"] for n in range(len(ANSWERS))]
         labels = [[st["overall"] for st in score.metadata["statements"]] for score in scores]
     """,
+    # Inspect AI alone: the same samples scored by a scorer that checks nothing (its import,
+    # start, sample loop and log: the part of the "inspect" run that is not ours).
+    "inspect-bare": """
+        from inspect_ai import Task, eval
+        from inspect_ai.dataset import Sample
+        from inspect_ai.model import ModelOutput
+        from inspect_ai.scorer import Score, mean, scorer
+        from inspect_ai.solver import solver
+
+        @solver
+        def answered():
+            async def solve(state, generate):
+                state.output = ModelOutput.from_content("bench", state.metadata["answer"])
+                return state
+            return solve
+
+        @scorer(metrics=[mean()])
+        def nothing_checked():
+            async def score(state, target):
+                return Score(value=1.0)
+            return score
+
+        task = Task(dataset=[Sample(input=str(n), metadata={"answer": a})
+                             for n, a in enumerate(ANSWERS)],
+                    solver=answered(), scorer=nothing_checked())
+        eval(task, model="none", log_dir="logs", display="none", max_samples=8)
+        labels = None
+    """,
     "langsmith": """
         from uuid import uuid4
         from langsmith import evaluate
@@ -190,8 +220,9 @@ def batch(folder: Path, texts: list[str]) -> tuple[Took, list[list[str]]]:
     return took, [found[str(n)] for n in range(len(texts))]
 
 
-def framework(name: str, folder: Path, texts: list[str]) -> tuple[Took, list[list[str]]]:
-    """The answers through one framework: seconds and the statement labels it reported."""
+def framework(name: str, folder: Path, texts: list[str]) -> tuple[Took, list[list[str]] | None]:
+    """The answers through one framework: seconds and the statement labels it reported (None
+    from a run that checks nothing)."""
     script = folder / f"run_{name}.py"  # not ragas.py: it would shadow the package
     body = textwrap.dedent(RUNNERS[name])
     script.write_text(
@@ -271,7 +302,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--answers", type=int, default=100)
     parser.add_argument(
-        "--only", default="ragas,deepeval,inspect,promptfoo,promptfoo-webhook,langsmith"
+        "--only",
+        default="ragas,deepeval,inspect,inspect-bare,promptfoo,promptfoo-webhook,langsmith",
     )
     parser.add_argument(
         "--rounds", type=int, default=1, help="rounds of batch + each run (medians printed)"
@@ -292,14 +324,16 @@ def main() -> None:
             for name in names:
                 folder = Path(tmp) / f"{name}-{round_}"
                 folder.mkdir()
+                labels: list[list[str]] | None
                 if name.startswith("promptfoo"):
                     run, labels = promptfoo(folder, texts, webhook=name == "promptfoo-webhook")
                 else:
                     run, labels = framework(name, folder, texts)
                 took[name].append(run)
                 ratios[name].append(Took(run.wall / base.wall, run.cpu / base.cpu))
-                agree = sum(a == b for a, b in zip(labels, base_labels, strict=True))
-                same[name] = min(same.get(name, agree), agree)
+                if labels is not None:  # a run that checks nothing has none
+                    agree = sum(a == b for a, b in zip(labels, base_labels, strict=True))
+                    same[name] = min(same.get(name, agree), agree)
     print(f"{options.answers} answers, {3 * options.answers} statements, 2 cores, ", end="")
     print(f"{options.rounds} round(s): medians; each ratio against its round's batch")
     print(
@@ -316,7 +350,7 @@ def main() -> None:
         cpu_ratio = median(r.cpu for r in ratios[name])
         print(
             f"{name:<18} {wall:>8.1f} {wall_ratio:>6.2f}  {rounds:<16} {cpu:>6.1f} "
-            f"{cpu_ratio:>6.2f}  {same[name]}/{len(texts)}"
+            f"{cpu_ratio:>6.2f}  {f'{same[name]}/{len(texts)}' if name in same else '-'}"
         )
 
 

@@ -69,3 +69,35 @@ def test_a_different_value_of_the_same_unit_conflicts() -> None:
     assert claim.conflicts(page)
     (plain,) = measures("5 bridges", "en")
     assert not plain.conflicts(page)
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "rank"),
+    [
+        ("is ranked third in the rankings", "en", 3),
+        ("the world's second-largest carrier", "en", 2),
+        ("finished 4th", "en", 4),
+        ("gewann den ersten Platz", "de", 1),
+        ("второй по величине клад", "ru", 2),
+        ("terminó con un cuarto puesto", "es", 4),
+    ],
+)
+def test_a_rank_in_words_is_a_value(text: str, language: str, rank: int) -> None:
+    (value,) = measures(text, language)
+    assert (value.dimension, value.magnitude) == ("rank", rank)
+
+
+def test_shares_durations_and_dates_are_no_ranks() -> None:
+    for text, language in (
+        ("a third of the vote", "en"),
+        ("un cuarto de los votos", "es"),
+        ("mejoró el récord en 77 segundos", "es"),
+        ("on 5th October 2023", "en"),
+    ):
+        assert all(m.dimension != "rank" for m in measures(text, language)), text
+
+
+def test_another_rank_conflicts() -> None:
+    (claim,) = measures("ranked third", "en")
+    (page,) = measures("climbs to second", "en")
+    assert claim.conflicts(page) and not claim.conflicts(measures("came third", "en")[0])

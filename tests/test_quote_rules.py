@@ -10,7 +10,9 @@ from citation_verifier.quote_rules import (
     QuoteContext,
     about,
     claim_names,
+    comparison,
     conflict,
+    hedge,
     rule_of,
     rule_on,
     rules_for,
@@ -27,7 +29,14 @@ def context(
 
 
 def test_rules_are_tried_in_one_documented_order() -> None:
-    assert [name for name, _ in QUOTE_RULES] == ["conflict", "about", "speaker", "values"]
+    assert [name for name, _ in QUOTE_RULES] == [
+        "conflict",
+        "about",
+        "speaker",
+        "hedge",
+        "comparison",
+        "values",
+    ]
 
 
 def test_a_quote_about_something_else_is_no_evidence() -> None:
@@ -86,7 +95,7 @@ def test_the_deciding_rule_is_read_back_from_the_detail() -> None:
     assert rule_of("exact check: verbatim") is None
 
 
-def test_the_checkers_english_verdicts_get_only_the_conflict_and_speaker_rules() -> None:
+def test_the_checkers_english_verdicts_get_only_the_rules_no_exact_check_reads() -> None:
     page = "The committee met again on Tuesday."
     rules = rules_for("checker/minilm-l6-checker", english=True)
     assert rules == OWN_CHECKS
@@ -138,3 +147,96 @@ def test_claim_names_leave_out_openings_titles_values_and_weekdays() -> None:
     assert claim_names("Ostrava Rail won the contract.", "en", page) == ["Ostrava", "Rail"]
     assert claim_names("Railways won the contract.", "en", page) == []
     assert claim_names("Der Bau der Brücke begann 2019.", "de") == []
+
+
+def test_a_fact_is_not_supported_by_a_quote_that_states_it_only_as_possible() -> None:
+    for claim, quote, language in (
+        (
+            "Several UK universities will fall in next year's rankings.",
+            "Meridian warns that several UK universities could lose ground next year.",
+            "en",
+        ),
+        (
+            "The fire was sparked by a downed power line near the campground.",
+            "Investigators are examining whether a downed power line near the campground "
+            "may have sparked it.",
+            "en",
+        ),
+        (
+            "El maratón obtendrá el próximo año la etiqueta Oro.",
+            "Según los organizadores, el maratón podría obtener el próximo año la etiqueta Oro.",
+            "es",
+        ),
+        (
+            "Die Mine wird 2028 eröffnet.",
+            "Die Mine könnte frühestens 2028 eröffnet werden.",
+            "de",
+        ),
+    ):
+        ruling = hedge(context(claim, Label.SUPPORTED, quote, quote, language))
+        assert ruling is not None and ruling.label == Label.NOT_FOUND, claim
+        assert ruling.quote is None and "possible" in ruling.why
+
+
+def test_hedge_leaves_a_hedged_claim_a_denial_a_month_and_a_word_stated_outright() -> None:
+    for claim, quote in (
+        ("The drug may reduce the risk.", "The drug may reduce the risk of stroke."),
+        ("The study suggests the drug works.", "The drug likely works in older patients."),
+        ("Members cannot be dismissed.", "Members may not be dismissed for one year."),
+        ("The bridge opened in May 2024.", "The bridge opened in May 2024 after delays."),
+        (  # stated outright first: the hedge after it adds a guess about something else
+            "The bridge opened in 2024.",
+            "The bridge opened in 2024; a second bridge could open in 2030.",
+        ),
+    ):
+        assert hedge(context(claim, Label.SUPPORTED, quote, quote)) is None, claim
+
+
+def test_a_quote_comparing_the_other_way_contradicts_in_every_language() -> None:
+    for claim, quote, language in (
+        (
+            "Das Erz ist lithiumreicher als die Lagerstätten in Australien.",
+            "Das Erz enthält 0,35 Prozent Lithiumoxid und ist damit ärmer als die "
+            "Lagerstätten in Australien.",
+            "de",
+        ),
+        (
+            "В 2024 г. банки выдали больше ипотечных кредитов, чем годом ранее.",
+            "В 2024 г. банки выдали 1,2 млн ипотечных кредитов — на четверть меньше, чем "
+            "годом ранее.",
+            "ru",
+        ),
+        (
+            "Pereira's fee is lower than the £31 million Westbury paid for Dele Mensah.",
+            "The fee comfortably exceeds the £31 million Westbury paid for Dele Mensah.",
+            "en",
+        ),
+    ):
+        ruling = comparison(context(claim, Label.SUPPORTED, quote, quote, language))
+        assert ruling is not None and ruling.label == Label.CONTRADICTED, claim
+        assert ruling.quote == quote
+
+
+def test_comparison_leaves_a_quote_that_also_compares_the_claims_way_or_about_else() -> None:
+    claim = "The new line is longer than the old one."
+    for quote in (
+        "The new line is longer than the old one, though shorter than the planned third.",
+        "Ticket queues were shorter this year.",  # about something else
+    ):
+        assert comparison(context(claim, Label.SUPPORTED, quote, quote)) is None, quote
+
+
+def test_conflict_reads_another_rank_and_a_table_row_naming_the_claims_subject() -> None:
+    page = (
+        "The University of Ardmore has risen two places to second in the Meridian World "
+        "University Rankings 2025. 5 Senkai University Japan 91.7 7"
+    )
+    third = "The University of Ardmore is ranked third in the Meridian World University Rankings."
+    ruling = conflict(context(third, Label.SUPPORTED, page, page))
+    assert ruling is not None and ruling.label == Label.CONTRADICTED
+    assert "'second'" in ruling.why
+    senkai = (
+        "Senkai University moved up from seventh place to fifth in the Meridian World "
+        "University Rankings."
+    )
+    assert conflict(context(senkai, Label.SUPPORTED, page, page)) is None

@@ -4,7 +4,8 @@
 Prozent"; "50 б. п." = "0,5 п. п." = "0.5 percentage points"; "6.8 miles" = "10.9 km" (units are
 converted by pint, a maintained units library, and compared within rounding); "2 Std. 40 Min."
 = "160 Minuten"; "5. Oktober 2023" = "October 5, 2023" = "5 октября 2023 г." = "5 de octubre
-de 2023"; "tripled" = "threefold"; "a quarter" = "25%". Decimal and thousands separators are
+de 2023"; "tripled" = "threefold"; "a quarter" = "25%"; "third" = "3rd" = "dritten" = «третье» =
+"tercer" (a rank). Decimal and thousands separators are
 read by the text's language ("1.200" is 1200 in German, "1,200" is 1200 in English).
 
 What the quote gate (``judge/quote_gate.py``) compares between a claim and the quote that is
@@ -508,8 +509,9 @@ class Measure:
     """One value a text states.
 
     ``kind``: ``amount`` (``magnitude`` in ``dimension``'s base unit; dimension "" is a plain
-    count, ``%`` a percentage, ``pp`` percentage points, ``x`` a factor, ``GBP`` etc. money, or
-    a pint dimensionality) or ``date`` (``date``: year, month, day, each None when not given).
+    count, ``%`` a percentage, ``pp`` percentage points, ``x`` a factor, ``rank`` a place in an
+    order, ``GBP`` etc. money, or a pint dimensionality) or ``date`` (``date``: year, month,
+    day, each None when not given).
     """
 
     kind: str
@@ -648,6 +650,40 @@ _PHRASES = [
     for table, dimension in ((_SHARES, "%"), (_FACTORS, "x"))
     for phrase, value in sorted(table.items(), key=lambda item: len(item[0]), reverse=True)
 ]
+_DE = "(?:e|er|en|em|es)"
+_RU = "(?:ый|ий|ой|ая|ья|ое|ье|ого|ьего|ой|ей|ьей|ом|ем|ьем|ую|ью|ые|ьи|ых|ьих)"
+_ES = "(?:o|a|er)"
+# Ranks in words ("third", "2nd", "zweiten", «второе», "cuarto"), compared as values of the
+# dimension "rank": "ranked third" against "climbs to second". Spanish "segundos" and the like
+# after a number are a duration (the number's), not a rank; "un cuarto de" is a share.
+_ORDINALS = [
+    (re.compile(rf"(?<![^\W\d_])(?:{pattern})(?![^\W\d_])"), float(rank))
+    for rank, pattern in enumerate(
+        (
+            rf"first|1st|erst{_DE}|перв{_RU}|primer{_ES}?",
+            rf"second|2nd|zweit{_DE}|втор{_RU}|segund[oa]",
+            rf"third|3rd|dritt{_DE}|трет{_RU}|tercer{_ES}?",
+            rf"fourth|4th|viert{_DE}|четв[её]рт{_RU}|cuart[oa](?!\s+(?:de|parte)\b)",
+            rf"fifth|5th|fünft{_DE}|пят{_RU}|quint[oa]",
+            rf"sixth|6th|sechst{_DE}|шест{_RU}|sext[oa]",
+            rf"seventh|7th|siebt{_DE}|седьм{_RU}|séptim[oa]",
+            rf"eighth|8th|acht{_DE}|восьм{_RU}|octav[oa]",
+            rf"ninth|9th|neunt{_DE}|девят{_RU}|noven[oa]",
+            rf"tenth|10th|zehnt{_DE}|десят{_RU}|décim[oa]",
+        ),
+        start=1,
+    )
+]
+_AFTER_NUMBER = re.compile(r"\d[\s\u00a0]*$")
+_A_FRACTION = re.compile(r"\b(?:a|one)\s+$")  # "a third", "one fifth": shares
+# An English ordinal ranks something after a determiner, a possessive or a word of placing
+# ("the second", "world's third-largest", "ranked third", "climbs to second", "from second to
+# third") or before a hyphen or "place"; else it is an adverb ("was first recorded").
+_RANKED_AFTER = re.compile(
+    r"(?:\b(?:the|its|his|her|their|our|a|an|ranked|ranks|rank|finished|came|placed|to|from|in|"
+    r"at)|['’]s)\s+$"
+)
+_RANKED_BEFORE = re.compile(r"-|\s+(?:place|position|spot)\b")
 # A race time or duration "2:06:41" (hours, minutes, seconds).
 _CLOCK = re.compile(r"(?<![\d:.,])(\d{1,2}):([0-5]\d):([0-5]\d)(?![\d:])")
 _WORD_AFTER = re.compile(
@@ -690,6 +726,17 @@ def measures(text: str, language: str | None = None, *, claim: bool = False) -> 
         return not any(a < m.end() and m.start() < b for a, b in taken)
 
     lower = text.lower()
+    for pattern, rank in _ORDINALS:
+        for m in pattern.finditer(lower):
+            before = lower[: m.start()]
+            if language == "en" and (
+                not (_RANKED_AFTER.search(before) or _RANKED_BEFORE.match(lower, m.end()))
+                or (rank > 2 and _A_FRACTION.search(before))
+            ):
+                continue
+            if free(m) and not _AFTER_NUMBER.search(before):
+                found.append(Measure("amount", m.start(), m.end(), rank, "rank", plain=rank))
+                taken.append((m.start(), m.end()))
     for pattern, value, dimension in _PHRASES:
         for m in pattern.finditer(lower):
             if free(m):

@@ -11,8 +11,8 @@ set and on dev rows: docs/CHECKER_MODEL.md (``bench/quote_rules.py``).
 - ``conflict``: a sentence of the passages about the claim (half its content words, values
   left out) gives another value where the claim gives one the passages state nowhere →
   contradicted, quoting it ("1,2 Millionen Euro" against "1,2 Mrd. Euro"; "5 km" against "the
-  4.2-kilometre crossing"). Tried on ``supported`` verdicts with such a claim value, and on
-  ``not_found``.
+  4.2-kilometre crossing"; "ranked third" against "climbs to second"). Tried on ``supported``
+  verdicts with such a claim value, and on ``not_found``.
 - ``about``: a ``supported`` quote shares at least one content word with the claim (claim and
   page in one language) → else not_found: a sentence about something else does not state it
   ("Мэр города — Игорь Белов" against the construction cost).
@@ -21,6 +21,13 @@ set and on dev rows: docs/CHECKER_MODEL.md (``bench/quote_rules.py``).
   of the claim's names and names someone else → not_found: the same words given to another
   person or body are no evidence of what the claim's one said ("Dr. Lena Hartmann said …"
   against "…, said Prof. Ingrid Solberg").
+- ``hedge``: a ``supported`` verdict on a claim that hedges nowhere whose quote holds a word
+  of the claim only under a hedge ("could", "whether", "expected", "könnte", «может»,
+  "podría"…) → not_found: what may happen is no evidence that it will ("will fall" against
+  "could lose ground"; "was sparked by" against "examining whether … may have sparked it").
+- ``comparison``: a ``supported`` verdict whose quote holds a sentence about the claim (half
+  its content words) that compares on the claim's scale only the other way ("lithiumreicher
+  als" against "ärmer als"; "lower than" against "exceeds") → contradicted, quoting it.
 - ``values``: a ``supported`` verdict on a claim not in English whose claim value no passage
   states → not_found ("20 Millionen Euro" is not supported by "Der Jahresausweis kostet 20
   Euro"); English claims have the checker's ``number_missing``.
@@ -30,7 +37,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from citation_verifier.measures import Measure, measures, stated_by
 from citation_verifier.models import Label
@@ -108,15 +115,38 @@ def about(context: QuoteContext) -> QuoteRuling | None:
     return QuoteRuling("about", Label.NOT_FOUND, None, "the quote shares no word with the claim")
 
 
-def missing_value(context: QuoteContext) -> str | None:
+def _read(context: QuoteContext) -> list[tuple[str, list[Measure]]]:
+    """Each sentence of the passages with its values. Where the claim gives a rank, a plain
+    number of a sentence that names the claim's subject (its first name) is read as a place
+    too: the table row "5 Senkai University Japan 91.7 7" states "fifth" and "seventh" of
+    Senkai, not of every claim on the page."""
+    ranked = any(v.dimension == "rank" for v in context.claim_values())
+    names = claim_names(context.claim, context.claim_language, context.passages) if ranked else []
+    read = []
+    for p in context.passages:
+        for a, b in sentence_spans(p.text, p.language):
+            text = p.text[a:b]
+            found = measures(text, p.language)
+            if names and _named(names[0], _lower_words(text)):
+                found += [
+                    replace(m, dimension="rank", magnitude=m.plain)
+                    for m in found
+                    if m.kind == "amount" and not m.dimension
+                ]
+            read.append((text, found))
+    return read
+
+
+def missing_value(context: QuoteContext, *, ranks: bool = True) -> str | None:
     """The first claim value of a supported verdict that none of its passages states, as the
-    claim writes it. (The passages, not the quote alone: on dev rows a claim's year or date
-    is often in the sentence beside the quote, and the verdict is right.)"""
+    claim writes it (a rank too, with ``ranks``). (The passages, not the quote alone: on dev
+    rows a claim's year or date is often in the sentence beside the quote, and the verdict is
+    right.)"""
     if context.label != Label.SUPPORTED or context.quote is None:
         return None
-    stated = [m for p in context.passages for m in measures(p.text, p.language)]
+    stated = [m for _, found in _read(context) for m in found]
     for value in context.claim_values():
-        if not stated_by(value, stated):
+        if (ranks or value.dimension != "rank") and not stated_by(value, stated):
             return context.claim[value.start : value.end]
     return None
 
@@ -132,11 +162,7 @@ def conflict(context: QuoteContext) -> QuoteRuling | None:
     claimed = context.claim_values()
     if not claimed:
         return None
-    read = [
-        (p.text[a:b], measures(p.text[a:b], p.language))
-        for p in context.passages
-        for a, b in sentence_spans(p.text, p.language)
-    ]
+    read = _read(context)
     stated = [m for _, found in read for m in found]
     missing = [value for value in claimed if not stated_by(value, stated)]
     words = _without(context.claim, claimed)  # "5 km long": "km" is the value's, no topic
@@ -159,10 +185,11 @@ def conflict(context: QuoteContext) -> QuoteRuling | None:
 def values(context: QuoteContext) -> QuoteRuling | None:
     """A supported verdict on a claim value no passage states, for a claim not in English: the
     checker's ``number_missing`` reads English values with the nouns they count, and this
-    cruder reading cost right English verdicts on dev rows ("2018–19", "at 31")."""
+    cruder reading cost right English verdicts on dev rows ("2018–19", "at 31"). A rank is left
+    to ``conflict``: "first" is often said in other words ("erstmals", "the top")."""
     if context.claim_language in (None, "en"):
         return None
-    missing = missing_value(context)
+    missing = missing_value(context, ranks=False)
     if missing is None:
         return None
     why = f"no passage states '{missing}'"
@@ -285,19 +312,173 @@ def speaker(context: QuoteContext) -> QuoteRuling | None:
     return QuoteRuling("speaker", Label.NOT_FOUND, None, why)
 
 
+# Words that state something only as possible, planned, expected or asked, in the languages we
+# judge ("may" only in lower case: "May 2024" is a month; "may not", "could not" deny, forbid
+# or say what failed, and are no hedge).
+_HEDGES = re.compile(
+    r"\b(?:could|might|should|whether|possibly|perhaps|probably|likely|unlikely|expected|"
+    r"expects?|plans?|planned|proposed|reportedly|"
+    r"könnten?|dürften?|möglicherweise|vielleicht|wahrscheinlich|voraussichtlich|ob|geplant|"
+    r"erwartet|может|могут|могл[иао]|мог|возможно|вероятно|планиру\w*|ожида\w*|"
+    r"предположительно|якобы|ли|podrían?|posiblemente|probablemente|quizás?|prevé|espera)\b"
+    r"|\bmay\b",
+    re.IGNORECASE,
+)
+_DENIED = re.compile(r"\s+(?:not|never|n't)\b", re.IGNORECASE)
+# A claim that says what something suggests hedges; a page's "a study suggests that X" reports
+# a finding (dev rows: gold supported).
+_SUGGESTS = re.compile(r"\bsuggest(?:s|ed|ing)?\b", re.IGNORECASE)
+HEDGE_SCOPE = 5
+"""Words after a hedge that it governs ("could *lose ground next year*")."""
+
+
+def _hedges(text: str) -> list[re.Match[str]]:
+    return [
+        m for m in _HEDGES.finditer(text) if m.group() != "May" and not _DENIED.match(text, m.end())
+    ]
+
+
+def hedged_words(text: str) -> dict[str, str]:
+    """The content words of ``text`` that it states only under a hedge (within ``HEDGE_SCOPE``
+    words after one) and nowhere outside every hedge's scope, each with its hedge."""
+    inside: dict[str, str] = {}
+    outside: list[str] = []
+    at = 0
+    for match in _hedges(text):
+        words = list(_WORD.finditer(text, match.end()))[:HEDGE_SCOPE]
+        end = words[-1].end() if words else match.end()
+        for word in analyse(text[match.end() : end]).tokens:
+            inside.setdefault(word, match.group())
+        outside.append(text[at : max(at, match.start())])
+        at = max(at, end)
+    outside.append(text[at:])
+    stated = analyse(" ".join(outside)).tokens
+    return {w: h for w, h in inside.items() if not any(_matches(w, o) for o in stated)}
+
+
+def hedge(context: QuoteContext) -> QuoteRuling | None:
+    """A claim stated as fact is not supported by a quote that states it only as possible,
+    planned or expected ("will fall" against "could lose ground"; "was sparked by" against
+    "are examining whether … may have sparked it"): a content word of the claim that the quote
+    holds only under a hedge, and a claim that hedges nowhere."""
+    if context.quote is None or context.label != Label.SUPPORTED or not context.same_language:
+        return None
+    if _hedges(context.claim) or _SUGGESTS.search(context.claim):
+        return None
+    claimed = analyse(context.claim).tokens
+    hedged = hedged_words(context.quote)
+    governing = next((h for w, h in hedged.items() if any(_matches(w, c) for c in claimed)), None)
+    if governing is None:
+        return None
+    why = f"the quote states it only as possible or expected ('{governing}')"
+    return QuoteRuling("hedge", Label.NOT_FOUND, None, why)
+
+
+# Comparatives in the languages we judge, each pair (one way, the other way) on one scale. A
+# German comparative may close a compound ("lithiumreicher") and be inflected ("größere").
+_COMPARATIVES: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
+    (
+        ("more", "greater", "higher", "larger", "bigger", "exceeds", "exceeded", "surpassed"),
+        ("less", "fewer", "lower", "smaller"),
+    ),
+    (("longer",), ("shorter",)),
+    (("faster",), ("slower",)),
+    (("older",), ("younger",)),
+    (("later",), ("earlier",)),
+    (("stronger",), ("weaker",)),
+    (("better",), ("worse",)),
+    (("richer",), ("poorer",)),
+    (("cheaper",), ("costlier",)),
+    (("mehr", "größer", "höher"), ("weniger", "kleiner", "niedriger", "geringer")),
+    (("länger",), ("kürzer",)),
+    (("stärker",), ("schwächer",)),
+    (("besser",), ("schlechter",)),
+    (("reicher",), ("ärmer",)),
+    (("teurer",), ("billiger", "günstiger")),
+    (("älter",), ("jünger",)),
+    (("später",), ("früher",)),
+    (("schneller",), ("langsamer",)),
+    (("больше", "выше", "крупнее"), ("меньше", "ниже", "мельче")),
+    (("дороже",), ("дешевле",)),
+    (("сильнее",), ("слабее",)),
+    (("лучше",), ("хуже",)),
+    (("длиннее",), ("короче",)),
+    (("старше",), ("моложе", "младше")),
+    (("позже", "позднее"), ("раньше",)),
+    (("быстрее",), ("медленнее",)),
+    (("богаче",), ("беднее",)),
+    (("mayor",), ("menor",)),
+    (("mejor",), ("peor",)),
+)
+_COMPARATIVE_OF = {
+    word: (scale, way)
+    for scale, pair in enumerate(_COMPARATIVES)
+    for way, words in enumerate(pair)
+    for word in words
+}
+_GERMAN_ENDINGS = ("", "e", "en", "er", "es", "em")
+
+
+def _comparative(word: str) -> tuple[int, int] | None:
+    """(scale, way) of a comparative word, a German compound or inflection read to its end."""
+    found = _COMPARATIVE_OF.get(word)
+    if found is not None:
+        return found
+    for ending in _GERMAN_ENDINGS[1:]:
+        if word.endswith(ending) and word[: -len(ending)] in _COMPARATIVE_OF:
+            return _COMPARATIVE_OF[word[: -len(ending)]]
+    for stem, value in _COMPARATIVE_OF.items():
+        long_stem = len(stem) >= 5 and stem.endswith("er")
+        if long_stem and word.endswith(stem) and len(word) > len(stem) + 2:
+            return value  # "lithiumreicher"
+    return None
+
+
+def _comparatives(text: str) -> set[tuple[int, int]]:
+    return {c for w in _lower_words(text) if (c := _comparative(w)) is not None}
+
+
+def comparison(context: QuoteContext) -> QuoteRuling | None:
+    """A claim that compares one way is not supported by the sentence of its quote about the
+    claim (half its content words) that compares on the same scale only the other way
+    ("lithiumreicher als" against "ärmer als"; «больше, чем годом ранее» against «на четверть
+    меньше, чем годом ранее») → contradicted, quoting it."""
+    if context.quote is None or context.label != Label.SUPPORTED or not context.same_language:
+        return None
+    claimed = _comparatives(context.claim)
+    if not claimed:
+        return None
+    words = _without(context.claim, context.claim_values())
+    for a, b in sentence_spans(context.quote, context.page_language):
+        sentence = context.quote[a:b]
+        stated = _comparatives(sentence)
+        opposite = {(scale, 1 - way) for scale, way in claimed}
+        if stated & claimed or not stated & opposite:
+            continue
+        if word_coverage(words, sentence) >= CONFLICT_ALIGNED:
+            why = "the quote compares the other way"
+            return QuoteRuling("comparison", Label.CONTRADICTED, sentence, why)
+    return None
+
+
 QUOTE_RULES: tuple[tuple[str, Callable[[QuoteContext], QuoteRuling | None]], ...] = (
     ("conflict", conflict),
     ("about", about),
     ("speaker", speaker),
+    ("hedge", hedge),
+    ("comparison", comparison),
     ("values", values),
 )
 """The quote rules, in the order they are tried (module docstring)."""
-OWN_CHECKS = ("conflict", "speaker")
+OWN_CHECKS = ("conflict", "speaker", "hedge", "comparison")
 """The rules tried on the checker's English verdicts, which its exact checks already hold to
 their values, polarity and words (``number_missing``, ``polarity``, ``clause_roles``…): on
 held-out English rows ``about`` turned right supports into not_found (AttributionBench 0.774
 -> 0.761 with a polarity rule since removed), so it guards every other judge and language.
-``speaker`` reads what no exact check does, who said it (docs/CHECKER_MODEL.md)."""
+``speaker`` reads what no exact check does, who said it, ``hedge`` what the ``certainty``
+check reads only in a near copy of the claim, and ``comparison`` the comparatives the
+``comparison`` check does not know ("exceeds") or that compare no named thing
+(docs/CHECKER_MODEL.md)."""
 
 
 def rules_for(judge: str, english: bool) -> Collection[str] | None:
