@@ -13,6 +13,7 @@ from citation_verifier.quote_rules import (
     comparison,
     conflict,
     hedge,
+    negation,
     rule_of,
     rule_on,
     rules_for,
@@ -35,6 +36,7 @@ def test_rules_are_tried_in_one_documented_order() -> None:
         "speaker",
         "hedge",
         "comparison",
+        "negation",
         "values",
     ]
 
@@ -240,3 +242,35 @@ def test_conflict_reads_another_rank_and_a_table_row_naming_the_claims_subject()
         "University Rankings."
     )
     assert conflict(context(senkai, Label.SUPPORTED, page, page)) is None
+
+
+def test_a_quote_denying_the_claim_contradicts_in_every_language() -> None:
+    for claim, quote, language in (
+        (
+            "The VB-214 trial results have already been peer reviewed.",
+            "The results were released in a statement and have not yet been peer reviewed.",
+            "en",
+        ),
+        (
+            "Университет раскрыл точное место находки клада.",
+            "Точное место находки клада пока не раскрывается.",
+            "ru",
+        ),
+        (
+            "Die Genehmigung gilt für den Tagebau.",
+            "Die Genehmigung gilt nicht für den Tagebau.",
+            "de",
+        ),
+    ):
+        ruling = negation(context(claim, Label.SUPPORTED, quote, quote, language))
+        assert ruling is not None and ruling.label == Label.CONTRADICTED, claim
+        assert ruling.quote == quote
+
+
+def test_negation_leaves_a_denying_claim_not_only_and_a_word_also_stated_outright() -> None:
+    for claim, quote in (
+        ("The drug does not cure the disease.", "The drug does not cure the disease."),
+        ("The drug eases pain and fever.", "The drug not only eases pain but also fever."),
+        ("The bridge carries trains.", "The bridge carries trains, but no cars."),
+    ):
+        assert negation(context(claim, Label.SUPPORTED, quote, quote)) is None, claim

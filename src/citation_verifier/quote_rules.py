@@ -117,17 +117,18 @@ def about(context: QuoteContext) -> QuoteRuling | None:
 
 def _read(context: QuoteContext) -> list[tuple[str, list[Measure]]]:
     """Each sentence of the passages with its values. Where the claim gives a rank, a plain
-    number of a sentence that names the claim's subject (its first name) is read as a place
-    too: the table row "5 Senkai University Japan 91.7 7" states "fifth" and "seventh" of
-    Senkai, not of every claim on the page."""
+    number of a table row (no closing full stop) that names the claim's first name (not its
+    opening word: "El keniano Joseph Mutua") is read as a place too: "Masculina 4 Joseph Mutua
+    Kenia 2:10:12" states "cuarto" of Mutua, and "la 14.ª edición" no place of anyone."""
     ranked = any(v.dimension == "rank" for v in context.claim_values())
-    names = claim_names(context.claim, context.claim_language, context.passages) if ranked else []
+    names = claim_names(context.claim, context.claim_language) if ranked else []
     read = []
     for p in context.passages:
         for a, b in sentence_spans(p.text, p.language):
             text = p.text[a:b]
             found = measures(text, p.language)
-            if names and _named(names[0], _lower_words(text)):
+            row = not text.rstrip().endswith(_CLOSERS)
+            if names and row and _named(names[0], _lower_words(text)):
                 found += [
                     replace(m, dimension="rank", magnitude=m.plain)
                     for m in found
@@ -135,6 +136,9 @@ def _read(context: QuoteContext) -> list[tuple[str, list[Measure]]]:
                 ]
             read.append((text, found))
     return read
+
+
+_CLOSERS = tuple('.!?…»"”“')
 
 
 def missing_value(context: QuoteContext, *, ranks: bool = True) -> str | None:
@@ -338,14 +342,25 @@ def _hedges(text: str) -> list[re.Match[str]]:
     ]
 
 
-def hedged_words(text: str) -> dict[str, str]:
-    """The content words of ``text`` that it states only under a hedge (within ``HEDGE_SCOPE``
-    words after one) and nowhere outside every hedge's scope, each with its hedge."""
+# Words that deny, in the languages we judge ("not only", "no more than" deny nothing).
+_NEGATIONS = re.compile(
+    r"\b(?:not|never|no|none|neither|nor|nicht|kein(?:e|en|er|es|em)?|nie|niemals|"
+    r"не|нет|ни|никогда|nunca|ningun[oa]?|ningún|jamás)\b(?!\s+(?:only|nur|только|solo|sólo)\b)"
+    r"(?!\s+(?:more|less|fewer)\s+than\b)|n't\b",
+    re.IGNORECASE,
+)
+NEGATION_SCOPE = 3
+"""Words after a negation that it denies ("have not yet *been peer reviewed*")."""
+
+
+def _under(text: str, matches: Sequence[re.Match[str]], scope: int) -> dict[str, str]:
+    """The content words of ``text`` within ``scope`` words after one of ``matches`` and
+    nowhere outside every such scope, each with the match that governs it."""
     inside: dict[str, str] = {}
     outside: list[str] = []
     at = 0
-    for match in _hedges(text):
-        words = list(_WORD.finditer(text, match.end()))[:HEDGE_SCOPE]
+    for match in matches:
+        words = list(_WORD.finditer(text, match.end()))[:scope]
         end = words[-1].end() if words else match.end()
         for word in analyse(text[match.end() : end]).tokens:
             inside.setdefault(word, match.group())
@@ -353,7 +368,13 @@ def hedged_words(text: str) -> dict[str, str]:
         at = max(at, end)
     outside.append(text[at:])
     stated = analyse(" ".join(outside)).tokens
-    return {w: h for w, h in inside.items() if not any(_matches(w, o) for o in stated)}
+    return {w: m for w, m in inside.items() if not any(_matches(w, o) for o in stated)}
+
+
+def hedged_words(text: str) -> dict[str, str]:
+    """The content words of ``text`` that it states only under a hedge (within ``HEDGE_SCOPE``
+    words after one) and nowhere outside every hedge's scope, each with its hedge."""
+    return _under(text, _hedges(text), HEDGE_SCOPE)
 
 
 def hedge(context: QuoteContext) -> QuoteRuling | None:
@@ -461,12 +482,35 @@ def comparison(context: QuoteContext) -> QuoteRuling | None:
     return None
 
 
+def negation(context: QuoteContext) -> QuoteRuling | None:
+    """A claim that denies nothing is contradicted by the sentence of its quote about the claim
+    (half its content words) that denies a word of the claim and states it nowhere else ("have
+    already been peer reviewed" against "have not yet been peer reviewed")."""
+    if context.quote is None or context.label != Label.SUPPORTED or not context.same_language:
+        return None
+    if _NEGATIONS.search(context.claim):
+        return None
+    claimed = analyse(context.claim).tokens
+    words = _without(context.claim, context.claim_values())
+    for a, b in sentence_spans(context.quote, context.page_language):
+        sentence = context.quote[a:b]
+        if word_coverage(words, sentence) < CONFLICT_ALIGNED:
+            continue
+        denied = _under(sentence, list(_NEGATIONS.finditer(sentence)), NEGATION_SCOPE)
+        word = next((m for w, m in denied.items() if any(_matches(w, c) for c in claimed)), None)
+        if word is not None:
+            why = f"the quote denies it ('{word}')"
+            return QuoteRuling("negation", Label.CONTRADICTED, sentence, why)
+    return None
+
+
 QUOTE_RULES: tuple[tuple[str, Callable[[QuoteContext], QuoteRuling | None]], ...] = (
     ("conflict", conflict),
     ("about", about),
     ("speaker", speaker),
     ("hedge", hedge),
     ("comparison", comparison),
+    ("negation", negation),
     ("values", values),
 )
 """The quote rules, in the order they are tried (module docstring)."""
