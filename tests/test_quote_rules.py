@@ -274,3 +274,11 @@ def test_negation_leaves_a_denying_claim_not_only_and_a_word_also_stated_outrigh
         ("The bridge carries trains.", "The bridge carries trains, but no cars."),
     ):
         assert negation(context(claim, Label.SUPPORTED, quote, quote)) is None, claim
+    for claim, quote in (  # a function word, another clause
+        ("Мы по сути равнодушны.", "Мы твердим «Нравится, не нравится», а по сути равнодушны."),
+        (
+            "В метро люди заявляют о взрывном устройстве.",
+            "В метро люди, не задумываясь, заявляют о взрывном устройстве в сумке.",
+        ),
+    ):
+        assert negation(context(claim, Label.SUPPORTED, quote, quote, "ru")) is None, claim

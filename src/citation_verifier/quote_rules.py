@@ -35,6 +35,7 @@ set and on dev rows: docs/CHECKER_MODEL.md (``bench/quote_rules.py``).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
@@ -353,16 +354,34 @@ NEGATION_SCOPE = 3
 """Words after a negation that it denies ("have not yet *been peer reviewed*")."""
 
 
+@functools.cache
+def _function_words() -> frozenset[str]:
+    """German, Russian and Spanish function words (spaCy's lists; ``terms`` drops English
+    ones): «по» or "die" under a negation denies nothing of the claim."""
+    from spacy.lang.de.stop_words import STOP_WORDS as german
+    from spacy.lang.es.stop_words import STOP_WORDS as spanish
+    from spacy.lang.ru.stop_words import STOP_WORDS as russian
+
+    return frozenset(german | spanish | russian)
+
+
+# A negation or hedge governs its own clause: «не задумываясь, заявляют» denies no statement.
+_CLAUSE_END = re.compile(r"[,;:()«»“”\"—–]")
+
+
 def _under(text: str, matches: Sequence[re.Match[str]], scope: int) -> dict[str, str]:
-    """The content words of ``text`` within ``scope`` words after one of ``matches`` and
-    nowhere outside every such scope, each with the match that governs it."""
+    """The content words of ``text`` within ``scope`` words after one of ``matches`` (not past
+    the end of its clause) and nowhere outside every such scope, each with the match that
+    governs it."""
     inside: dict[str, str] = {}
     outside: list[str] = []
     at = 0
     for match in matches:
-        words = list(_WORD.finditer(text, match.end()))[:scope]
+        clause = _CLAUSE_END.search(text, match.end())
+        stop = clause.start() if clause else len(text)
+        words = list(_WORD.finditer(text, match.end(), stop))[:scope]
         end = words[-1].end() if words else match.end()
-        for word in analyse(text[match.end() : end]).tokens:
+        for word in analyse(text[match.end() : end]).tokens - _function_words():
             inside.setdefault(word, match.group())
         outside.append(text[at : max(at, match.start())])
         at = max(at, end)
@@ -514,7 +533,7 @@ QUOTE_RULES: tuple[tuple[str, Callable[[QuoteContext], QuoteRuling | None]], ...
     ("values", values),
 )
 """The quote rules, in the order they are tried (module docstring)."""
-OWN_CHECKS = ("conflict", "speaker", "hedge", "comparison")
+OWN_CHECKS = ("conflict", "speaker", "hedge", "comparison", "negation")
 """The rules tried on the checker's English verdicts, which its exact checks already hold to
 their values, polarity and words (``number_missing``, ``polarity``, ``clause_roles``…): on
 held-out English rows ``about`` turned right supports into not_found (AttributionBench 0.774
