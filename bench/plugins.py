@@ -67,6 +67,27 @@ def answers(base: str, count: int) -> list[str]:
     return out
 
 
+# Inspect AI's runs: the same solver and task, with ``scorer`` (defining citation_verification)
+# and what becomes of the log (``labels``).
+_INSPECT = """
+        from inspect_ai import Task, eval
+        from inspect_ai.dataset import Sample
+        from inspect_ai.model import ModelOutput
+        from inspect_ai.solver import solver
+        {scorer}
+        @solver
+        def answered():
+            async def solve(state, generate):
+                state.output = ModelOutput.from_content("bench", state.metadata["answer"])
+                return state
+            return solve
+
+        task = Task(dataset=[Sample(input=str(n), metadata={{"answer": a}})
+                             for n, a in enumerate(ANSWERS)],
+                    solver=answered(), scorer=citation_verification())
+        log = eval(task, model="none", log_dir="logs", display="none", max_samples=8)[0]
+        {labels}
+"""
 RUNNERS = {
     "ragas": """
         from citation_verifier.integrations.ragas import CitationVerification
@@ -89,56 +110,30 @@ RUNNERS = {
         labels = [re.findall(r"^\\d+\\. (\\w+): ", by_output[a].metrics_data[0].reason, re.M)
                   for a in ANSWERS]
     """,
-    "inspect": """
-        from inspect_ai import Task, eval
-        from inspect_ai.dataset import Sample
-        from inspect_ai.model import ModelOutput
-        from inspect_ai.solver import solver
+    "inspect": _INSPECT.format(
+        scorer="""
         from citation_verifier.integrations.inspect_ai import citation_verification
-
-        @solver
-        def answered():
-            async def solve(state, generate):
-                state.output = ModelOutput.from_content("bench", state.metadata["answer"])
-                return state
-            return solve
-
-        task = Task(dataset=[Sample(input=str(n), metadata={"answer": a})
-                             for n, a in enumerate(ANSWERS)],
-                    solver=answered(), scorer=citation_verification())
-        log = eval(task, model="none", log_dir="logs", display="none", max_samples=8)[0]
+        """,
+        labels="""
         by_id = {int(s.input): s for s in log.samples}
         scores = [by_id[n].scores["citation_verification"] for n in range(len(ANSWERS))]
         labels = [[st["overall"] for st in score.metadata["statements"]] for score in scores]
-    """,
+        """,
+    ),
     # Inspect AI alone: the same samples scored by a scorer that checks nothing (its import,
     # start, sample loop and log: the part of the "inspect" run that is not ours).
-    "inspect-bare": """
-        from inspect_ai import Task, eval
-        from inspect_ai.dataset import Sample
-        from inspect_ai.model import ModelOutput
+    "inspect-bare": _INSPECT.format(
+        scorer="""
         from inspect_ai.scorer import Score, mean, scorer
-        from inspect_ai.solver import solver
-
-        @solver
-        def answered():
-            async def solve(state, generate):
-                state.output = ModelOutput.from_content("bench", state.metadata["answer"])
-                return state
-            return solve
 
         @scorer(metrics=[mean()])
-        def nothing_checked():
+        def citation_verification():
             async def score(state, target):
                 return Score(value=1.0)
             return score
-
-        task = Task(dataset=[Sample(input=str(n), metadata={"answer": a})
-                             for n, a in enumerate(ANSWERS)],
-                    solver=answered(), scorer=nothing_checked())
-        eval(task, model="none", log_dir="logs", display="none", max_samples=8)
-        labels = None
-    """,
+        """,
+        labels="labels = None",
+    ),
     "langsmith": """
         from uuid import uuid4
         from langsmith import evaluate

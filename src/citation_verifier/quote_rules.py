@@ -40,6 +40,7 @@ import re
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
 
+from citation_verifier import comparatives
 from citation_verifier.measures import Measure, measures, stated_by
 from citation_verifier.models import Label
 from citation_verifier.passages import Passage
@@ -108,7 +109,9 @@ def _without(text: str, spans: Sequence[Measure]) -> str:
 def about(context: QuoteContext) -> QuoteRuling | None:
     """A supported quote that shares no content word with the claim is about something else.
     (Not a contradicted one: the checker contradicts on a passage and quotes its likeliest
-    sentence, and on dev rows such quotes were right more often than not.)"""
+    sentence, and on dev rows such quotes were right more often than not.) Measured on the
+    checker's verdicts, which it no longer reads (``OWN_CHECKS``): dev rows 5 changes, 4
+    right."""
     if context.quote is None or context.label != Label.SUPPORTED or not context.same_language:
         return None
     if word_coverage(context.claim, context.quote) > 0:
@@ -159,7 +162,8 @@ def missing_value(context: QuoteContext, *, ranks: bool = True) -> str | None:
 def conflict(context: QuoteContext) -> QuoteRuling | None:
     """The sentence of the passages about the claim (holding at least ``CONFLICT_ALIGNED`` of
     its content words; the most) that gives another value where the claim gives one the
-    passages state nowhere."""
+    passages state nowhere. Measured: dev rows 4 changes, all right; article set 7, all right
+    (5 values, 2 ranks)."""
     if context.label == Label.CONTRADICTED:
         return None
     if context.label == Label.SUPPORTED and missing_value(context) is None:
@@ -191,7 +195,8 @@ def values(context: QuoteContext) -> QuoteRuling | None:
     """A supported verdict on a claim value no passage states, for a claim not in English: the
     checker's ``number_missing`` reads English values with the nouns they count, and this
     cruder reading cost right English verdicts on dev rows ("2018–19", "at 31"). A rank is left
-    to ``conflict``: "first" is often said in other words ("erstmals", "the top")."""
+    to ``conflict``: "first" is often said in other words ("erstmals", "the top"). Measured:
+    article set 2 changes, both from a false supported."""
     if context.claim_language in (None, "en"):
         return None
     missing = missing_value(context, ranks=False)
@@ -295,7 +300,9 @@ _REPORTING = re.compile(
 def speaker(context: QuoteContext) -> QuoteRuling | None:
     """A claim that someone said, estimated or decided something is not supported by a quote
     that gives it to someone else: a name of the claim is missing from the quote and the quote
-    names others ("Dr. Lena Hartmann said …" against "…, said Prof. Ingrid Solberg")."""
+    names others ("Dr. Lena Hartmann said …" against "…, said Prof. Ingrid Solberg").
+    Measured: dev rows 1 change, wrong; article set 8, 6 to the gold label and 2 false
+    supported to not_found."""
     if context.quote is None or context.label != Label.SUPPORTED or not context.same_language:
         return None
     if not _REPORTING.search(context.claim):
@@ -400,7 +407,8 @@ def hedge(context: QuoteContext) -> QuoteRuling | None:
     """A claim stated as fact is not supported by a quote that states it only as possible,
     planned or expected ("will fall" against "could lose ground"; "was sparked by" against
     "are examining whether … may have sparked it"): a content word of the claim that the quote
-    holds only under a hedge, and a claim that hedges nowhere."""
+    holds only under a hedge, and a claim that hedges nowhere. Measured: dev rows 4 changes, 3
+    right; article set 7, 6 to the gold label and 1 false supported to not_found."""
     if context.quote is None or context.label != Label.SUPPORTED or not context.same_language:
         return None
     if _hedges(context.claim) or _SUGGESTS.search(context.claim):
@@ -414,48 +422,13 @@ def hedge(context: QuoteContext) -> QuoteRuling | None:
     return QuoteRuling("hedge", Label.NOT_FOUND, None, why)
 
 
-# Comparatives in the languages we judge, each pair (one way, the other way) on one scale. A
-# German comparative may close a compound ("lithiumreicher") and be inflected ("größere").
-_COMPARATIVES: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
-    (
-        ("more", "greater", "higher", "larger", "bigger", "exceeds", "exceeded", "surpassed"),
-        ("less", "fewer", "lower", "smaller"),
-    ),
-    (("longer",), ("shorter",)),
-    (("faster",), ("slower",)),
-    (("older",), ("younger",)),
-    (("later",), ("earlier",)),
-    (("stronger",), ("weaker",)),
-    (("better",), ("worse",)),
-    (("richer",), ("poorer",)),
-    (("cheaper",), ("costlier",)),
-    (("mehr", "größer", "höher"), ("weniger", "kleiner", "niedriger", "geringer")),
-    (("länger",), ("kürzer",)),
-    (("stärker",), ("schwächer",)),
-    (("besser",), ("schlechter",)),
-    (("reicher",), ("ärmer",)),
-    (("teurer",), ("billiger", "günstiger")),
-    (("älter",), ("jünger",)),
-    (("später",), ("früher",)),
-    (("schneller",), ("langsamer",)),
-    (("больше", "выше", "крупнее"), ("меньше", "ниже", "мельче")),
-    (("дороже",), ("дешевле",)),
-    (("сильнее",), ("слабее",)),
-    (("лучше",), ("хуже",)),
-    (("длиннее",), ("короче",)),
-    (("старше",), ("моложе", "младше")),
-    (("позже", "позднее"), ("раньше",)),
-    (("быстрее",), ("медленнее",)),
-    (("богаче",), ("беднее",)),
-    (("mayor",), ("menor",)),
-    (("mejor",), ("peor",)),
-)
+# A German comparative may close a compound ("lithiumreicher") and be inflected ("größere").
 _COMPARATIVE_OF = {
     word: (scale, way)
-    for scale, pair in enumerate(_COMPARATIVES)
+    for scale, pair in enumerate((*comparatives.ENGLISH, *comparatives.OTHER_LANGUAGES))
     for way, words in enumerate(pair)
     for word in words
-}
+} | {word: (0, 0) for word in comparatives.ENGLISH_VERBS_MORE}
 _GERMAN_ENDINGS = ("", "e", "en", "er", "es", "em")
 
 
@@ -482,7 +455,8 @@ def comparison(context: QuoteContext) -> QuoteRuling | None:
     """A claim that compares one way is not supported by the sentence of its quote about the
     claim (half its content words) that compares on the same scale only the other way
     ("lithiumreicher als" against "ärmer als"; «больше, чем годом ранее» against «на четверть
-    меньше, чем годом ранее») → contradicted, quoting it."""
+    меньше, чем годом ранее») → contradicted, quoting it. Measured: dev rows 0 changes;
+    article set 3, all right."""
     if context.quote is None or context.label != Label.SUPPORTED or not context.same_language:
         return None
     claimed = _comparatives(context.claim)
@@ -504,7 +478,8 @@ def comparison(context: QuoteContext) -> QuoteRuling | None:
 def negation(context: QuoteContext) -> QuoteRuling | None:
     """A claim that denies nothing is contradicted by the sentence of its quote about the claim
     (half its content words) that denies a word of the claim and states it nowhere else ("have
-    already been peer reviewed" against "have not yet been peer reviewed")."""
+    already been peer reviewed" against "have not yet been peer reviewed"). Measured: dev rows
+    1 change, right; article set 3, all right."""
     if context.quote is None or context.label != Label.SUPPORTED or not context.same_language:
         return None
     if _NEGATIONS.search(context.claim):

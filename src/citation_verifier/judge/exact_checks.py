@@ -67,6 +67,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from citation_verifier import comparatives
 from citation_verifier.judge import sentence_diff
 from citation_verifier.judge.clause_roles import ClauseParser, commitment, conflicting_roles
 from citation_verifier.judge.sentence_diff import Alignment, Change
@@ -84,25 +85,10 @@ _NEGATIVE = re.compile(
     re.I,
 )
 _PASSIVE = re.compile(r"\bby\b", re.I)
-# Comparatives, each with its direction; opposites share a scale (2: longer/shorter, …).
-_OPPOSITES = (
-    (("more", "greater", "higher", "larger", "bigger"), ("less", "fewer", "lower", "smaller")),
-    (("longer",), ("shorter",)),
-    (("faster",), ("slower",)),
-    (("older",), ("younger",)),
-    (("later",), ("earlier",)),
-    (("stronger",), ("weaker",)),
-    (("better",), ("worse",)),
-    (("richer",), ("poorer",)),
-    (("warmer",), ("colder", "cooler")),
-    (("wider",), ("narrower",)),
-    (("heavier",), ("lighter",)),
-    (("deeper",), ("shallower",)),
-)
 # Comparatives with their direction: opposites share a scale (1: more/less, 2: longer/shorter …)
 _DIRECTIONS = {
     word: sign * scale
-    for scale, pair in enumerate(_OPPOSITES, start=1)
+    for scale, pair in enumerate(comparatives.ENGLISH, start=1)
     for sign, words in zip((1, -1), pair, strict=True)
     for word in words
 }
