@@ -224,6 +224,7 @@ def test_comparison_leaves_a_quote_that_also_compares_the_claims_way_or_about_el
     for quote in (
         "The new line is longer than the old one, though shorter than the planned third.",
         "Ticket queues were shorter this year.",  # about something else
+        "The old line is shorter than the new one.",  # the same, the other way round
     ):
         assert comparison(context(claim, Label.SUPPORTED, quote, quote)) is None, quote
 
@@ -272,6 +273,10 @@ def test_negation_leaves_a_denying_claim_not_only_and_a_word_also_stated_outrigh
         ("The drug does not cure the disease.", "The drug does not cure the disease."),
         ("The drug eases pain and fever.", "The drug not only eases pain but also fever."),
         ("The bridge carries trains.", "The bridge carries trains, but no cars."),
+        (  # "did not know that X" does not deny X
+            "Norvik Energy opened an office in Leeds.",
+            "David Okafor did not know that Norvik Energy had opened an office in Leeds.",
+        ),
     ):
         assert negation(context(claim, Label.SUPPORTED, quote, quote)) is None, claim
     for claim, quote in (  # a function word, another clause

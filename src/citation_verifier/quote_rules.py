@@ -372,8 +372,9 @@ def _function_words() -> frozenset[str]:
     return frozenset(german | spanish | russian)
 
 
-# A negation or hedge governs its own clause: «не задумываясь, заявляют» denies no statement.
-_CLAUSE_END = re.compile(r"[,;:()«»“”\"—–]")
+# A negation or hedge governs its own clause: «не задумываясь, заявляют» denies no statement,
+# and "did not know that X" does not deny X.
+_CLAUSE_END = re.compile(r"[,;:()«»“”\"—–]|\b(?:that|which|who|dass|что|который|которая|que)\b")
 
 
 def _under(text: str, matches: Sequence[re.Match[str]], scope: int) -> dict[str, str]:
@@ -431,6 +432,14 @@ _COMPARATIVE_OF = {
     for word in words
 } | {word: (0, 0) for word in comparatives.ENGLISH_VERBS_MORE}
 _GERMAN_ENDINGS = ("", "e", "en", "er", "es", "em")
+# German comparatives that close compounds ("lithiumreicher"); English ones do not ("follower").
+_GERMAN_STEMS = tuple(
+    word
+    for pair in comparatives.OTHER_LANGUAGES
+    for words in pair
+    for word in words
+    if word.endswith("er") and len(word) >= 5
+)
 
 
 def _comparative(word: str) -> tuple[int, int] | None:
@@ -441,15 +450,29 @@ def _comparative(word: str) -> tuple[int, int] | None:
     for ending in _GERMAN_ENDINGS[1:]:
         if word.endswith(ending) and word[: -len(ending)] in _COMPARATIVE_OF:
             return _COMPARATIVE_OF[word[: -len(ending)]]
-    for stem, value in _COMPARATIVE_OF.items():
-        long_stem = len(stem) >= 5 and stem.endswith("er")
-        if long_stem and word.endswith(stem) and len(word) > len(stem) + 2:
-            return value  # "lithiumreicher"
+    for stem in _GERMAN_STEMS:
+        if word.endswith(stem) and len(word) > len(stem) + 2:
+            return _COMPARATIVE_OF[stem]  # "lithiumreicher"
     return None
 
 
 def _comparatives(text: str) -> set[tuple[int, int]]:
     return {c for w in _lower_words(text) if (c := _comparative(w)) is not None}
+
+
+def _before_comparative(text: str) -> set[str]:
+    """The content words of ``text`` before its first comparative (what it compares)."""
+    words = _lower_words(text)
+    at = next((i for i, w in enumerate(words) if _comparative(w)), len(words))
+    return set(analyse(" ".join(words[:at])).tokens)
+
+
+def _converse(claim: str, sentence: str) -> bool:
+    """Whether the sentence compares the claim's two things the other way round ("Kraków is
+    larger than Gothenburg" for "Gothenburg is smaller than Kraków"): the same statement."""
+    mine, theirs = _before_comparative(claim), _before_comparative(sentence)
+    against = set(analyse(claim).tokens) - mine
+    return not (mine & theirs) and bool(against & theirs)
 
 
 def comparison(context: QuoteContext) -> QuoteRuling | None:
@@ -468,7 +491,7 @@ def comparison(context: QuoteContext) -> QuoteRuling | None:
         sentence = context.quote[a:b]
         stated = _comparatives(sentence)
         opposite = {(scale, 1 - way) for scale, way in claimed}
-        if stated & claimed or not stated & opposite:
+        if stated & claimed or not stated & opposite or _converse(context.claim, sentence):
             continue
         if word_coverage(words, sentence) >= CONFLICT_ALIGNED:
             why = "the quote compares the other way"
