@@ -472,7 +472,7 @@ def _converse(claim: str, sentence: str) -> bool:
     larger than Gothenburg" for "Gothenburg is smaller than Kraków"): the same statement."""
     mine, theirs = _before_comparative(claim), _before_comparative(sentence)
     against = set(analyse(claim).tokens) - mine
-    return not (mine & theirs) and bool(against & theirs)
+    return bool(against & theirs) and not mine <= theirs
 
 
 def comparison(context: QuoteContext) -> QuoteRuling | None:
