@@ -166,14 +166,14 @@ def conflict(context: QuoteContext) -> QuoteRuling | None:
     (5 values, 2 ranks)."""
     if context.label == Label.CONTRADICTED:
         return None
-    if context.label == Label.SUPPORTED and missing_value(context) is None:
-        return None
     claimed = context.claim_values()
     if not claimed:
         return None
-    read = _read(context)
+    read = _read(context)  # once: the passages split and measured, as missing_value does
     stated = [m for _, found in read for m in found]
     missing = [value for value in claimed if not stated_by(value, stated)]
+    if context.label == Label.SUPPORTED and (context.quote is None or not missing):
+        return None
     words = _without(context.claim, claimed)  # "5 km long": "km" is the value's, no topic
     best: tuple[float, QuoteRuling] | None = None
     for text, found in read:
