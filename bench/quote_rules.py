@@ -4,7 +4,8 @@ it is right when it does.
 Rows: the ``tune`` part of every dev dataset (never trained on, never among the ``test`` rows
 eval reports), up to ``--per-dataset`` each, judged by the checker (all its exact checks) on
 the top-3 passages once. Then the guard runs without the claim (the quote check alone) and with
-each quote rule alone, and with all of them. A change is right when its label is the gold one
+each quote rule alone, with all of them, and with those the checker's English verdicts get
+(``shipped``: ``OWN_CHECKS``). A change is right when its label is the gold one
 (for not_found, when gold is not supported: the binary scores count not_found and
 contradicted alike). The article set's figures come from ``eval --articles`` (decided by).
 
@@ -24,7 +25,7 @@ from citation_verifier.guard import apply_guard
 from citation_verifier.judge.checker import CheckerJudge
 from citation_verifier.judge.checker_model import CheckerModel
 from citation_verifier.passages import split_passages
-from citation_verifier.quote_rules import QUOTE_RULES
+from citation_verifier.quote_rules import OWN_CHECKS, QUOTE_RULES
 from citation_verifier.retrieve import MiniLMEmbedder, top_passages
 
 
@@ -38,7 +39,7 @@ def main() -> None:
     judge = CheckerJudge(model, calibration=model.calibration, check_positive_form=True)
     embedder = MiniLMEmbedder()
     rules = [name for name, _ in QUOTE_RULES]
-    variants = ("none", *rules, "all")
+    variants = ("none", *rules, "all", "shipped")
     predictions: dict[str, dict[str, list[Prediction]]] = {v: defaultdict(list) for v in variants}
     fired: dict[str, Counter[tuple[str, str, str]]] = {r: Counter() for r in rules}
     for dataset in args.datasets:
@@ -49,7 +50,9 @@ def main() -> None:
             judgement = judge.judge_sync(row.claim, ranked)
             before = apply_guard(judgement, ranked)
             for variant in variants:
-                chosen = {"none": [], "all": rules}.get(variant, [variant])
+                chosen = {"none": [], "all": rules, "shipped": list(OWN_CHECKS)}.get(
+                    variant, [variant]
+                )
                 after = apply_guard(judgement, ranked, row.claim, "en", chosen)
                 predictions[variant][dataset].append(
                     Prediction(row.id, row.label.value, after.label.value, None, 0.0)
@@ -68,14 +71,14 @@ def main() -> None:
     print(f"mean objective without quote rules: {objective(predictions['none']):.4f}")
     print("| rule | changes | right | gold labels (gold: judge → rule) | objective |")
     print("|---|---:|---:|---|---:|")
-    for variant in (*rules, "all"):
+    for variant in (*rules, "all", "shipped"):
         counts = fired.get(variant, Counter())
         changes = sum(counts.values())
         correct = sum(n for (gold, _, new), n in counts.items() if right(new, gold))
         shown = ", ".join(f"{g}: {m}→{r} ×{n}" for (g, m, r), n in sorted(counts.items()))
         print(
-            f"| {variant} | {changes if variant != 'all' else '-'} | "
-            f"{correct if variant != 'all' else '-'} | {shown or '-'} | "
+            f"| {variant} | {changes if variant in fired else '-'} | "
+            f"{correct if variant in fired else '-'} | {shown or '-'} | "
             f"{objective(predictions[variant]):.4f} |"
         )
 

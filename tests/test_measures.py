@@ -80,6 +80,11 @@ def test_a_different_value_of_the_same_unit_conflicts() -> None:
         ("gewann den ersten Platz", "de", 1),
         ("второй по величине клад", "ru", 2),
         ("terminó con un cuarto puesto", "es", 4),
+        ("is the top scorer this season", "en", 1),
+        ("the world's largest carrier", "en", 1),
+        ("das ist der größte Fund", "de", 1),
+        ("это крупнейший клад", "ru", 1),
+        ("fue la mejor española", "es", 1),
     ],
 )
 def test_a_rank_in_words_is_a_value(text: str, language: str, rank: int) -> None:
@@ -97,7 +102,26 @@ def test_shares_durations_and_dates_are_no_ranks() -> None:
         assert all(m.dimension != "rank" for m in measures(text, language)), text
 
 
+def test_a_superlative_among_several_counted_or_ranked_is_no_first_place() -> None:
+    for text, language in (
+        ("one of the largest cities", "en"),
+        ("the top five universities", "en"),
+        ("the world's third-largest carrier", "en"),
+        ("один из крупнейших кладов", "ru"),
+        ("einer der größten Funde", "de"),
+        ("es la mayor que la otra", "es"),
+    ):
+        assert all(m.magnitude != 1 for m in measures(text, language) if m.dimension == "rank"), (
+            text
+        )
+
+
 def test_another_rank_conflicts() -> None:
     (claim,) = measures("ranked third", "en")
     (page,) = measures("climbs to second", "en")
     assert claim.conflicts(page) and not claim.conflicts(measures("came third", "en")[0])
+
+
+def test_a_month_and_day_before_a_comma_is_a_date() -> None:
+    (value,) = measures("The fire broke out Wednesday afternoon, Aug. 7, near the campground", "en")
+    assert (value.kind, value.date) == ("date", (None, 8, 7))

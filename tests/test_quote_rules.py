@@ -12,8 +12,10 @@ from citation_verifier.quote_rules import (
     claim_names,
     comparison,
     conflict,
+    future,
     hedge,
     negation,
+    roles,
     rule_of,
     rule_on,
     rules_for,
@@ -32,9 +34,11 @@ def context(
 def test_rules_are_tried_in_one_documented_order() -> None:
     assert [name for name, _ in QUOTE_RULES] == [
         "conflict",
+        "roles",
         "about",
         "speaker",
         "hedge",
+        "future",
         "comparison",
         "negation",
         "values",
@@ -45,7 +49,17 @@ def test_a_quote_about_something_else_is_no_evidence() -> None:
     page = "Строительство моста обошлось в 2 млрд рублей."
     ruling = about(context("Мэр города — Игорь Белов.", Label.SUPPORTED, page, page, "ru"))
     assert ruling is not None and ruling.label == Label.NOT_FOUND
-    assert about(context("Мэр города — Игорь Белов.", Label.CONTRADICTED, page, page, "ru")) is None
+    ruling = about(context("Мэр города — Игорь Белов.", Label.CONTRADICTED, page, page, "ru"))
+    assert ruling is not None and ruling.label == Label.NOT_FOUND
+
+
+def test_a_contradiction_needs_a_quote_about_the_claim() -> None:
+    claim = "La carrera se disputó con una temperatura de 12 grados."
+    elsewhere = "En categoría femenina, la etíope Tigist Alemu se impuso con 2:21:08."
+    ruling = about(context(claim, Label.CONTRADICTED, elsewhere, elsewhere, "es"))
+    assert ruling is not None and ruling.label == Label.NOT_FOUND
+    about_it = "La carrera se disputó con una temperatura de 4 grados."
+    assert about(context(claim, Label.CONTRADICTED, about_it, about_it, "es")) is None
 
 
 def test_about_is_not_asked_across_languages() -> None:
@@ -287,3 +301,165 @@ def test_negation_leaves_a_denying_claim_not_only_and_a_word_also_stated_outrigh
         ),
     ):
         assert negation(context(claim, Label.SUPPORTED, quote, quote, "ru")) is None, claim
+
+
+def test_a_comparison_of_the_claims_two_things_with_their_places_swapped_contradicts() -> None:
+    for claim, quote in (
+        (
+            "VB-214 gave stronger protection to people aged 75 and over than to those aged 60 "
+            "to 74.",
+            "Protection was noticeably stronger in participants aged 60 to 74, at 68 per cent, "
+            "than in those aged 75 and over, at 49 per cent.",
+        ),
+        (
+            "The Novu Arc 5 produces cleaner zoom shots in low light than the Orra Nine Pro.",
+            "At night, the camera is competitive with the Orra Nine Pro, though the Orra still "
+            "produces cleaner zoom shots in low light.",
+        ),
+        ("Gothenburg is larger than Kraków.", "Kraków is larger than Gothenburg."),
+    ):
+        ruling = comparison(context(claim, Label.SUPPORTED, quote, quote))
+        assert ruling is not None and ruling.label == Label.CONTRADICTED, claim
+        assert "other way round" in ruling.why
+
+
+def test_a_converse_or_the_same_comparison_with_more_is_no_swap() -> None:
+    claim = "Gothenburg is larger than Kraków."
+    for quote in (
+        "Kraków is smaller than Gothenburg.",  # the same statement
+        "Gothenburg is larger than Kraków, but smaller than Berlin.",
+    ):
+        assert comparison(context(claim, Label.SUPPORTED, quote, quote)) is None, quote
+
+
+def test_roles_given_to_the_other_doer_contradict_in_every_language() -> None:
+    for claim, page, language, quoted in (
+        (
+            "The American Red Cross issued the evacuation orders, while the Calder County "
+            "Sheriff's Office opened a shelter at Millbrook High School.",
+            "About 4,200 residents remain under mandatory evacuation orders issued by the "
+            "Calder County Sheriff's Office. The American Red Cross has opened a shelter at "
+            "Millbrook High School, where about 300 people spent Saturday night.",
+            "en",
+            "issued by the Calder County Sheriff's Office.",
+        ),
+        (
+            "In der Uraufführung spielt Jonas Feld die Titelrolle, während Lea Brandt den Bruder "
+            "Anton verkörpert.",
+            "Die Titelrolle der Marthe Grieß spielt Lea Brandt, ihren jüngeren Bruder Anton "
+            "verkörpert Jonas Feld.",
+            "de",
+            "verkörpert Jonas Feld.",
+        ),
+        (
+            "Игорь Панов — аналитик компании «Волга-Инвест», а Мария Ефимова — главный "
+            "экономист банка «Балтийский кредит».",
+            "По оценке главного экономиста банка «Балтийский кредит» Игоря Панова, ставки могут "
+            "снизиться. Аналитик инвестиционной компании «Волга-Инвест» Мария Ефимова решение "
+            "регулятора раскритиковала.",
+            "ru",
+            "Мария Ефимова решение регулятора раскритиковала.",
+        ),
+    ):
+        for label in (Label.SUPPORTED, Label.NOT_FOUND):
+            ruling = roles(
+                context(claim, label, page if label == Label.SUPPORTED else None, page, language)
+            )
+            assert ruling is not None and ruling.label == Label.CONTRADICTED, (claim, label)
+            assert ruling.quote is not None and ruling.quote.endswith(quoted)
+
+
+def test_roles_leave_each_doer_with_its_own_part_or_a_claim_of_one_doer() -> None:
+    page = (
+        "The route will be built by Halden Rail Engineering. Corvia Transit, which already "
+        "operates two tram lines, will run services on the new section."
+    )
+    for claim in (
+        "Halden Rail Engineering will build the route, and Corvia Transit will run services.",
+        "Corvia Transit will run services on the new section.",
+        "Halden Rail Engineering and Corvia Transit will build the route.",
+    ):
+        assert roles(context(claim, Label.SUPPORTED, page, page)) is None, claim
+
+
+def test_conflict_reads_another_count_of_the_same_thing() -> None:
+    for claim, page, language in (
+        (
+            "Помимо монет, в горшке нашли 71 фрагмент серебряных украшений.",
+            "Кроме монет, в горшке находились 17 фрагментов серебряных украшений.",
+            "ru",
+        ),
+        (
+            "Das Bergwerk soll 50 Jahre lang betrieben werden.",
+            "Das Bergwerk soll 30 Jahre lang betrieben werden.",
+            "de",
+        ),
+    ):
+        ruling = conflict(context(claim, Label.NOT_FOUND, None, page, language))
+        assert ruling is not None and ruling.label == Label.CONTRADICTED, claim
+
+
+def test_plain_numbers_counting_other_things_do_not_conflict() -> None:
+    claim = "The museum shows 40 paintings by the artist."
+    page = "The museum, open for 12 years, shows paintings by the artist in 3 rooms."
+    assert conflict(context(claim, Label.NOT_FOUND, None, page)) is None
+
+
+def test_future_reads_a_hedge_only_against_a_claim_of_what_will_happen() -> None:
+    quote = "Meridian warns that several UK universities could lose ground next year."
+    will = "Several UK universities will lose ground next year."
+    ruling = future(context(will, Label.SUPPORTED, quote, quote))
+    assert ruling is not None and ruling.rule == "future" and ruling.label == Label.NOT_FOUND
+    advice = "Several UK universities can lose ground next year."
+    assert future(context(advice, Label.SUPPORTED, quote, quote)) is None
+    earliest = "Earliest opening Spring 2028"
+    opens = "The extended line will open in spring 2028."
+    assert future(context(opens, Label.SUPPORTED, earliest, earliest)) is not None
+
+
+def test_conflict_takes_a_place_from_a_sentence_about_the_claim_only() -> None:
+    page = (
+        "It was the first convincing evidence of the trend. Pereira has scored 17 goals this "
+        "season, making him the second-highest scorer in the Portuguese top flight."
+    )
+    claim = "Luan Pereira is the top scorer in the Portuguese top flight this season."
+    ruling = conflict(context(claim, Label.NOT_FOUND, None, page))
+    assert ruling is not None and ruling.label == Label.CONTRADICTED
+    assert "'second'" in ruling.why
+
+
+def test_a_number_of_a_range_conflicts_with_no_single_count() -> None:
+    claim = "Some studies estimate the serial interval at 4 to 4.5 days."
+    page = "The median serial interval was estimated at 4.6 days in the studies."
+    assert conflict(context(claim, Label.NOT_FOUND, None, page)) is None
+
+
+def test_roles_read_a_name_far_into_a_clause_as_no_doer() -> None:
+    claim = (
+        "Wrestling first showed up in the Olympics in 1896, when Greco-Roman wrestling was "
+        "introduced as an Olympic discipline."
+    )
+    page = (
+        "When the first modern Olympic Games were held in Athens in 1896, Greco-Roman "
+        "wrestling was introduced as an Olympic discipline."
+    )
+    assert roles(context(claim, Label.SUPPORTED, page, page)) is None
+
+
+def test_figures_that_compare_the_claims_two_things_the_other_way_contradict() -> None:
+    page = (
+        "Council modelling suggests a tram journey from Castle Street to the airport will take "
+        "24 minutes, compared with 41 minutes on the current X7 bus."
+    )
+    quote = "Council modelling suggests a tram journey from Castle Street to the airport."
+    longer = "A tram journey from Castle Street will take longer than the current X7 bus."
+    ruling = comparison(context(longer, Label.SUPPORTED, quote, page))
+    assert ruling is not None and ruling.label == Label.CONTRADICTED and ruling.quote == page
+    shorter = "A tram journey from Castle Street will take less time than the current X7 bus."
+    assert comparison(context(shorter, Label.SUPPORTED, quote, page)) is None
+
+
+def test_a_round_number_is_no_other_count_of_the_figure_it_rounds() -> None:
+    claim = "Mass screening found two positive cases out of 8,000 tests so far."
+    page = "Mass screening found two positive cases out of 8,276 tests so far."
+    assert conflict(context(claim, Label.NOT_FOUND, None, page)) is None

@@ -85,7 +85,8 @@ _DATES = [
     ),
     re.compile(r"\b(?P<year>1[5-9]\d{2}|20\d{2})-(?P<month>[01]\d)-(?P<day>[0-3]\d)\b"),
     re.compile(rf"(?<![\w.,]){_DAY}\s+(?:de\s+|of\s+)?{_MONTH}(?!\s*,?\s*\d)", re.I),
-    re.compile(rf"(?<![\w.,]){_MONTH}\s+{_DAY}(?![\d.,])(?!\s*,?\s*\d)", re.I),
+    # "Aug. 7, near the campground" (a comma after the day, no year), not "Aug. 7.5"
+    re.compile(rf"(?<![\w.,]){_MONTH}\s+{_DAY}(?!\d)(?![.,]\d)(?!\s*,?\s*\d)", re.I),
     re.compile(rf"(?<![\w.]){_MONTH}\s+(?:de\s+|of\s+)?{_YEAR}", re.I),
     re.compile(rf"(?<![\w.,\d]){_YEAR}(?![\d.,]\d)"),
 ]
@@ -676,6 +677,9 @@ _ORDINALS = [
 ]
 _AFTER_NUMBER = re.compile(r"\d[\s\u00a0]*$")
 _A_FRACTION = re.compile(r"\b(?:a|one)\s+$")  # "a third", "one fifth": shares
+_SHARE_AFTER = re.compile(
+    r"\s+of\b|\s*(?:[^\w\s]|$)"
+)  # "a third of", "by a third." ("a fifth season": a place)
 # An English ordinal ranks something after a determiner, a possessive or a word of placing
 # ("the second", "world's third-largest", "ranked third", "climbs to second", "from second to
 # third") or before a hyphen or "place"; else it is an adverb ("was first recorded").
@@ -684,6 +688,23 @@ _RANKED_AFTER = re.compile(
     r"at)|['’]s)\s+$"
 )
 _RANKED_BEFORE = re.compile(r"-|\s+(?:place|position|spot)\b")
+# A superlative after a determiner ranks its thing first ("the top scorer", "the world's
+# largest", «крупнейший клад», "el mejor"): "top scorer" against "second-highest scorer". Not
+# among several ("one of the largest", «один из крупнейших», "uno de los mayores"), after a
+# rank of its own ("second-largest", «второй крупнейший»), before a count ("the top five") or in
+# a compound ("best-selling").
+_SUPERLATIVE = re.compile(
+    rf"(?:\b(?:the|its|his|her|their)\s+|['’]s\s+)(?:top|largest|biggest|highest|best)\b"
+    rf"|\b(?:der|die|das|den|dem|des)\s+(?:größt|höchst|best){_DE}\b"
+    rf"|(?<![^\W\d_])(?:крупнейш|лучш){_RU}(?![^\W\d_])"
+    rf"|\b(?:el|la)\s+(?:mayor|mejor)\b(?!\s+que\b)"
+)
+_AMONG = re.compile(
+    r"(?:\bone\s+of|\b(?:einer|eines|eine|einem)|\bодн\w*\s+из|\b(?:uno|una)\s+de\s+(?:los|las)"
+    r"|\b(?:first|second|third|fourth|fifth|перв\w*|втор\w*|трет\w*|четв[её]рт\w*|пят\w*))"
+    r"\s*(?:the\s+|der\s+|los\s+|las\s+)?$"
+)
+_COUNTED = re.compile(r"\s+(?:\d|ten\b|five\b|three\b|twenty\b|hundred\b|fifty\b)")
 # A race time or duration "2:06:41" (hours, minutes, seconds).
 _CLOCK = re.compile(r"(?<![\d:.,])(\d{1,2}):([0-5]\d):([0-5]\d)(?![\d:])")
 _WORD_AFTER = re.compile(
@@ -731,12 +752,24 @@ def measures(text: str, language: str | None = None, *, claim: bool = False) -> 
             before = lower[: m.start()]
             if language == "en" and (
                 not (_RANKED_AFTER.search(before) or _RANKED_BEFORE.match(lower, m.end()))
-                or (rank > 2 and _A_FRACTION.search(before))
+                or (rank > 2 and _A_FRACTION.search(before) and _SHARE_AFTER.match(lower, m.end()))
             ):
                 continue
             if free(m) and not _AFTER_NUMBER.search(before):
                 found.append(Measure("amount", m.start(), m.end(), rank, "rank", plain=rank))
                 taken.append((m.start(), m.end()))
+    for m in _SUPERLATIVE.finditer(lower):
+        word = re.search(r"[^\W\d_]+$", m.group())
+        start = m.start() + (word.start() if word else 0)
+        if (
+            _AMONG.search(lower[:start])
+            or _COUNTED.match(lower, m.end())
+            or lower[m.end() : m.end() + 1] == "-"
+        ):
+            continue
+        if free(m):
+            found.append(Measure("amount", start, m.end(), 1.0, "rank", plain=1.0))
+            taken.append((start, m.end()))
     for pattern, value, dimension in _PHRASES:
         for m in pattern.finditer(lower):
             if free(m):

@@ -158,13 +158,20 @@ def test_rejudge_one_record_and_as_json(trail: Trail) -> None:
     assert json.loads(line)["reproduced"] is True
 
 
-def test_rejudge_with_a_new_threshold_reports_the_change(trail: Trail) -> None:
-    env = {**trail.env, "LEXICAL_JUDGE_RELEVANCE_THRESHOLD": "0.999"}
-    result = invoke(env, "audit", "rejudge", "--all")
+def test_rejudge_with_a_new_threshold_reports_the_change(tmp_path: Path) -> None:
+    # A reworded claim, supported at the default relevance threshold and by no rule: the
+    # trail's "50 degrees" contradiction stands at any threshold (the page gives 100 degrees).
+    env = {"CACHE_DIR": str(tmp_path), "ALLOW_PRIVATE_URLS": "true", "FETCH_TIMEOUT_S": "5"}
+    with LoopbackSite(site_routes()) as site:
+        claim = "At sea level, water boils at 100 degrees Celsius."
+        verified = invoke(env, "verify", "--json", claim, site.url("/boiling"))
+    assert verified.exit_code == 0, verified.output
+    strict = {**env, "LEXICAL_JUDGE_RELEVANCE_THRESHOLD": "0.999"}
+    result = invoke(strict, "audit", "rejudge", "--all")
     assert result.exit_code == 0 and "CHANGED" in result.stdout
-    assert "reproduced=1.0000" not in result.stdout and "/2) skipped=1" in result.stdout
-    recorded = invoke(env, "audit", "rejudge", "--all", "--as-recorded")
-    assert "reproduced=1.0000 (2/2)" in recorded.stdout
+    assert "reproduced=0.0000 (0/1)" in result.stdout
+    recorded = invoke(strict, "audit", "rejudge", "--all", "--as-recorded")
+    assert "reproduced=1.0000 (1/1)" in recorded.stdout
 
 
 @pytest.mark.parametrize(
