@@ -677,9 +677,9 @@ _ORDINALS = [
 ]
 _AFTER_NUMBER = re.compile(r"\d[\s\u00a0]*$")
 _A_FRACTION = re.compile(r"\b(?:a|one)\s+$")  # "a third", "one fifth": shares
-_SHARE_AFTER = re.compile(
-    r"\s+of\b|\s*(?:[^\w\s]|$)"
-)  # "a third of", "by a third." ("a fifth season": a place)
+# ... when "of" or the end of a phrase follows ("a third of", "by a third."): "a fifth season"
+# is a place.
+_SHARE_AFTER = re.compile(r"\s+of\b|\s*(?:[^\w\s]|$)")
 # An English ordinal ranks something after a determiner, a possessive or a word of placing
 # ("the second", "world's third-largest", "ranked third", "climbs to second", "from second to
 # third") or before a hyphen or "place"; else it is an adverb ("was first recorded").

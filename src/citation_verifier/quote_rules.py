@@ -234,11 +234,11 @@ def conflict(context: QuoteContext) -> QuoteRuling | None:
     # A place is the claim's where a sentence about it or naming its subject gives it: "first"
     # is on most pages, of something else ("the first convincing evidence").
     names = claim_names(context.claim, context.claim_language, context.passages)
+    aligned = [word_coverage(words, text) for text, _ in read]
     aligned_ranks = [
         m
-        for text, found in read
-        if word_coverage(words, text) >= CONFLICT_ALIGNED
-        or any(_named(n, _lower_words(text)) for n in names[:1])
+        for (text, found), share in zip(read, aligned, strict=True)
+        if share >= CONFLICT_ALIGNED or any(_named(n, _lower_words(text)) for n in names[:1])
         for m in found
         if m.dimension == "rank"
     ]
@@ -252,7 +252,9 @@ def conflict(context: QuoteContext) -> QuoteRuling | None:
         return ranks == 1 if not names else any(_named(n, _lower_words(text)) for n in names)
 
     best: tuple[float, QuoteRuling] | None = None
-    for text, found in read:
+    for (text, found), share in zip(read, aligned, strict=True):
+        if share < CONFLICT_ALIGNED:
+            continue
         for value in missing:
             other = next(
                 (
@@ -267,15 +269,12 @@ def conflict(context: QuoteContext) -> QuoteRuling | None:
                 ),
                 None,
             )
-            if other is None:
-                continue
-            aligned = word_coverage(words, text)
-            if aligned >= CONFLICT_ALIGNED and (best is None or aligned > best[0]):
+            if other is not None and (best is None or share > best[0]):
                 why = (
                     f"the page gives '{text[other.start : other.end]}' where the claim says "
                     f"'{context.claim[value.start : value.end]}'"
                 )
-                best = (aligned, QuoteRuling("conflict", Label.CONTRADICTED, text, why))
+                best = (share, QuoteRuling("conflict", Label.CONTRADICTED, text, why))
     return None if best is None else best[1]
 
 
@@ -610,7 +609,11 @@ def _sides(
     return None
 
 
-def _compared(context: QuoteContext) -> tuple[tuple[int, int] | str, set[str], set[str]] | None:
+Compared = tuple[tuple[int, int] | str, set[str], set[str]]
+"""What a claim compares on and the marks of its two things (:func:`_compared`)."""
+
+
+def _compared(context: QuoteContext) -> Compared | None:
     """What the claim compares on and its two things, each told by the names and numbers the
     claim gives on its side of "than" only; None unless it compares two such things."""
     mine = _sides(context.claim, context.claim)
@@ -626,13 +629,12 @@ def _compared(context: QuoteContext) -> tuple[tuple[int, int] | str, set[str], s
     return (key, one, other) if one and other else None
 
 
-def _swapped(context: QuoteContext, sentence: str) -> bool:
+def _swapped(compared: Compared | None, claim: str, sentence: str) -> bool:
     """Whether ``sentence`` compares the claim's two things (:func:`_compared`) on its scale
     the same way with their places swapped ("stronger in participants aged 60 to 74 … than in
     those aged 75 and over" for "stronger protection to people aged 75 and over than to those
     aged 60 to 74")."""
-    compared = _compared(context)
-    theirs = _sides(sentence, context.claim)
+    theirs = _sides(sentence, claim)
     if compared is None or theirs is None or theirs[0] != compared[0]:
         return False
     _, one, other = compared
@@ -674,24 +676,30 @@ def comparison(context: QuoteContext) -> QuoteRuling | None:
     if not claimed and not _THAN.search(context.claim):
         return None
     words = _without(context.claim, context.claim_values())
+    opposite = {(scale, 1 - way) for scale, way in claimed}
+    compared = _compared(context)
     for a, b in sentence_spans(context.quote, context.page_language):
         sentence = context.quote[a:b]
         stated = _comparatives(sentence)
-        opposite = {(scale, 1 - way) for scale, way in claimed}
         if word_coverage(words, sentence) < CONFLICT_ALIGNED:
             continue
         if stated & opposite and not stated & claimed and not _converse(context.claim, sentence):
             why = "the quote compares the other way"
             return QuoteRuling("comparison", Label.CONTRADICTED, sentence, why)
-        if _swapped(context, sentence):
+        if _swapped(compared, context.claim, sentence):
             why = "the quote compares the two the other way round"
             return QuoteRuling("comparison", Label.CONTRADICTED, sentence, why)
-    for text, _ in _read(context):  # the page's figures for the two, in a sentence about them
-        if word_coverage(words, text) >= CONFLICT_ALIGNED and (
-            _swapped(context, text) or _figures_reversed(context, text)
-        ):
-            why = "the page compares the two the other way round"
-            return QuoteRuling("comparison", Label.CONTRADICTED, text, why)
+    if compared is None:
+        return None
+    for p in context.passages:  # the page's figures for the two, in a sentence about them
+        for a, b in sentence_spans(p.text, p.language):
+            text = p.text[a:b]
+            if word_coverage(words, text) >= CONFLICT_ALIGNED and (
+                _swapped(compared, context.claim, text)
+                or _figures_reversed(compared, context, text)
+            ):
+                why = "the page compares the two the other way round"
+                return QuoteRuling("comparison", Label.CONTRADICTED, text, why)
     return None
 
 
@@ -703,14 +711,13 @@ _VERSUS = re.compile(
 )
 
 
-def _figures_reversed(context: QuoteContext, sentence: str) -> bool:
+def _figures_reversed(compared: Compared, context: QuoteContext, sentence: str) -> bool:
     """Whether ``sentence`` gives the claim's two things (:func:`_compared`) figures of one
     kind that compare the other way: "will take 24 minutes, compared with 41 minutes on the
     current X7 bus" against "will take longer than the current X7 bus" (the claim's own
     figures left out)."""
-    compared = _compared(context)
     split = _VERSUS.search(sentence)
-    if compared is None or split is None:
+    if split is None:
         return False
     key, one, other = compared
     if not isinstance(key, tuple):  # a word in -er of the claim's: which way it goes is unknown
@@ -745,6 +752,7 @@ _CLAUSES = re.compile(
     r";|\s(?:while|whereas|but|and|während|aber|und|а|но|и|mientras|pero|y)(?![^\W\d_])",
     re.IGNORECASE,
 )
+_CLAUSES_OR_COMMAS = re.compile(r",|" + _CLAUSES.pattern)
 ROLES_MARGIN = 3
 """How many more of the two claim clauses' words must sit with the other doer than with their
 own, together, for ``roles`` to call them swapped."""
@@ -801,7 +809,7 @@ def _doers(context: QuoteContext) -> list[tuple[int, tuple[str, ...], set[str]]]
     found = claim_names(context.claim, context.claim_language, context.passages)
     names = {n.lower() for n in found}
     clauses: list[list[str]] = []
-    for piece in re.split(r",|" + _CLAUSES.pattern, context.claim):
+    for piece in _CLAUSES_OR_COMMAS.split(context.claim):
         words = _WORD.findall(piece)
         if any(w.lower() in names for w in words) or not clauses:
             clauses.append(words)
@@ -849,7 +857,7 @@ def roles(context: QuoteContext) -> QuoteRuling | None:
         for p in context.passages
         for a, b in sentence_spans(p.text, p.language)
         for sentence in [p.text[a:b]]
-        for part in {*_CLAUSES.split(sentence), *re.split(r",|" + _CLAUSES.pattern, sentence)}
+        for part in {*_CLAUSES.split(sentence), *_CLAUSES_OR_COMMAS.split(sentence)}
     ]
     for (at, one, mine), (other_at, other, theirs) in itertools.permutations(doers, 2):
         if at == other_at or any(_alike(a, b) for a in one for b in other):
